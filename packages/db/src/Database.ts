@@ -1,0 +1,50 @@
+/**
+ * The kysely `Database` interface: one table type per file under `schema/`, merged here. Property names are
+ * camelCase; the SQL columns are snake_case (kysely's CamelCasePlugin maps them).
+ */
+import type { AuditLogTable, EventTable } from "./schema/Audit.js"
+import type {
+  BillingIntegrationTable,
+  ChargeTable,
+  DocumentLineTable,
+  InvoiceProposalTable,
+  InvoiceRunTable,
+  InvoiceTable
+} from "./schema/Billing.js"
+import type { BillingAccountTable, ContractLineTable, ContractTable, CustomerTable } from "./schema/Customers.js"
+import type {
+  ApplicationContextTable,
+  ApplicationSecretTable,
+  ApplicationTable,
+  SigningKeyTable,
+  TokenRateWindowTable
+} from "./schema/Identity.js"
+import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
+
+export type * from "./schema/Audit.js"
+export type * from "./schema/Billing.js"
+export type * from "./schema/Customers.js"
+export type * from "./schema/Identity.js"
+export type * from "./schema/Organizations.js"
+
+export interface Database {
+  organizations: OrganizationTable
+  operationalContexts: OperationalContextTable
+  customers: CustomerTable
+  billingAccounts: BillingAccountTable
+  contracts: ContractTable
+  contractLines: ContractLineTable
+  billingIntegrations: BillingIntegrationTable
+  invoiceRuns: InvoiceRunTable
+  charges: ChargeTable
+  invoiceProposals: InvoiceProposalTable
+  invoices: InvoiceTable
+  documentLines: DocumentLineTable
+  applications: ApplicationTable
+  applicationContexts: ApplicationContextTable
+  applicationSecrets: ApplicationSecretTable
+  signingKeys: SigningKeyTable
+  tokenRateWindows: TokenRateWindowTable
+  auditLog: AuditLogTable
+  events: EventTable
+}

@@ -1,0 +1,128 @@
+/**
+ * The database as an Effect service: one kysely instance over PostgreSQL (`pg`) or embedded PGlite, migrated at
+ * start-up, with transactions carried in a FiberRef so that repositories run inside the caller's transaction
+ * without being handed it.
+ */
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
+import { CamelCasePlugin, type ControlledTransaction, Kysely, PostgresDialect } from "kysely"
+import { PGliteDialect } from "kysely-pglite-dialect"
+import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
+import pg from "pg"
+import type { Database } from "./Database.js"
+import { migrateToLatest } from "./Migrations.js"
+
+/** Where the data lives: a PostgreSQL URL, or a PGlite directory (`undefined` keeps it in memory). */
+export type DbConfig =
+  | { readonly _tag: "postgres"; readonly connectionString: string; readonly maxConnections?: number }
+  | { readonly _tag: "pglite"; readonly dataDir: string | undefined }
+
+/** A failed statement. `code` is PostgreSQL's SQLSTATE when the server gave one. */
+export class SqlError extends Data.TaggedError("SqlError")<{
+  readonly cause: unknown
+  readonly code: string | undefined
+  readonly constraint: string | undefined
+}> {
+  /** SQLSTATE 23505, optionally on one named constraint. */
+  isUniqueViolation(constraint?: string): boolean {
+    return this.code === "23505" && (constraint === undefined || this.constraint === constraint)
+  }
+}
+
+const toSqlError = (cause: unknown): SqlError => {
+  const record = (typeof cause === "object" && cause !== null ? cause : {}) as Record<string, unknown>
+  const code = typeof record["code"] === "string" ? record["code"] : undefined
+  // pg reports the constraint as `constraint`; PGlite as `constraint` too (same wire protocol field).
+  const constraint = typeof record["constraint"] === "string" ? record["constraint"] : undefined
+  return new SqlError({ cause, code, constraint })
+}
+
+export interface DbService {
+  readonly kysely: Kysely<Database>
+  readonly dialect: DbConfig["_tag"]
+}
+
+/** The database service. Use {@link query} and {@link transaction} rather than `kysely` directly. */
+export class Db extends Context.Tag("@propline/db/Db")<Db, DbService>() {}
+
+/** The transaction of the current fiber, if any; set by {@link transaction}. */
+const currentTransaction = FiberRef.unsafeMake<Kysely<Database> | undefined>(undefined)
+
+/**
+ * Runs one kysely statement (or several) on the current transaction, or on the pool outside one.
+ * Fails with {@link SqlError}; repositories turn what callers can't act on into defects.
+ */
+export const query = <A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, SqlError, Db> =>
+  Effect.flatMap(Db, (service) =>
+    Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
+      Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError })
+    )
+  )
+
+/**
+ * Runs `effect` in one READ COMMITTED transaction: committed when it succeeds, rolled back when it fails,
+ * dies or is interrupted. Nested calls join the outer transaction.
+ */
+export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R | Db> =>
+  Effect.flatMap(FiberRef.get(currentTransaction), (outer) =>
+    outer !== undefined
+      ? effect
+      : Effect.flatMap(Db, (service) =>
+          Effect.acquireUseRelease(
+            Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
+            (trx) => Effect.locally(effect, currentTransaction, trx as Kysely<Database>),
+            (trx: ControlledTransaction<Database>, exit) =>
+              Effect.promise(() => (Exit.isSuccess(exit) ? trx.commit().execute() : trx.rollback().execute())).pipe(
+                Effect.orDie
+              )
+          )
+        )
+  )
+
+const int8 = (value: string): number => Number(value)
+const asText = (value: string): string => value
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === pg.types.builtins.INT8) return int8
+    if (oid === pg.types.builtins.DATE) return asText
+    return pg.types.getTypeParser(oid, format)
+  }) as typeof pg.types.getTypeParser
+}
+
+/** Opens the kysely instance for a config; `destroy()` closes it. */
+export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> => {
+  if (config._tag === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: config.connectionString,
+      max: config.maxConnections ?? 10,
+      types: pgTypes
+    })
+    // An idle client's error (a restarted server) must not crash the process; the next query reconnects.
+    pool.on("error", () => {})
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+  }
+  const pglite = await PGlite.create({
+    ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
+    parsers: { [pgliteTypes.INT8]: int8, [pgliteTypes.DATE]: asText }
+  })
+  return new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] })
+}
+
+/** A scoped layer: opens the database, brings the schema up to date, closes it when the scope ends. */
+export const layer = (config: DbConfig): Layer.Layer<Db> =>
+  Layer.scoped(
+    Db,
+    Effect.acquireRelease(
+      Effect.promise(async () => {
+        const kysely = await makeKysely(config)
+        try {
+          await migrateToLatest(kysely.withoutPlugins() as Kysely<unknown>)
+        } catch (error) {
+          await kysely.destroy()
+          throw error
+        }
+        return { kysely, dialect: config._tag } satisfies DbService
+      }),
+      (service) => Effect.promise(() => service.kysely.destroy())
+    )
+  )

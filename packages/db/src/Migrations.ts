@@ -1,0 +1,23 @@
+/**
+ * The schema's migrations, named by timestamp and listed explicitly (kysely's recommendation over reading a
+ * folder, so a bundle or a published package carries them). Run at start-up by {@link migrateToLatest}.
+ */
+import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely"
+import * as initial from "./migrations/20261122_0001_initial.js"
+
+const migrations: Record<string, Migration> = {
+  "20261122_0001_initial": initial
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/** Brings the database to the newest schema; throws with the failing migration's error. */
+export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {
+  const migrator = new Migrator({ db, provider })
+  const result = await migrator.migrateToLatest()
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === "Error")
+    throw new Error(`migration ${failed?.migrationName ?? "?"} failed`, { cause: result.error })
+  }
+  return result
+}

@@ -1,0 +1,23 @@
+/** `audit_log`: every change, with who, what, when and the request id (decisions 4). */
+export interface AuditLogTable {
+  readonly id: string
+  readonly organizationId: string | null
+  readonly actorType: "application" | "installation" | "operator" | "system"
+  readonly actorId: string
+  readonly action: string
+  readonly targetType: string
+  readonly targetId: string
+  readonly requestId: string | null
+  readonly details: Record<string, unknown>
+  readonly occurredAt: Date
+}
+
+/** `events`: the outbox of domain events, written in the transaction of the change (decisions 9). */
+export interface EventTable {
+  readonly id: string
+  readonly organizationId: string
+  readonly type: string
+  readonly payload: Record<string, unknown>
+  readonly occurredAt: Date
+  deliveredAt: Date | null
+}

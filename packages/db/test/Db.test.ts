@@ -1,0 +1,108 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import * as Db from "../src/Db.js"
+import * as TestDatabase from "../src/TestDatabase.js"
+
+const now = new Date("2026-11-22T10:00:00.000Z")
+
+const seedOrganization = (id: string) =>
+  Db.query((db) =>
+    db
+      .insertInto("organizations")
+      .values({ id, name: "Org", country: "SE", createdAt: now, updatedAt: now })
+      .execute()
+  )
+
+describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
+  let database: TestDatabase.TestDatabase
+  let layer: Layer.Layer<Db.Db>
+  let runtime: { dispose: () => Promise<void>; run: <A, E>(e: Effect.Effect<A, E, Db.Db>) => Promise<A> }
+
+  beforeAll(async () => {
+    database = await TestDatabase.create(kind)
+    layer = Db.layer(database.config)
+    const { ManagedRuntime } = await import("effect")
+    const managed = ManagedRuntime.make(layer)
+    runtime = { dispose: () => managed.dispose(), run: (e) => managed.runPromise(e) }
+  })
+  afterAll(async () => {
+    await runtime.dispose()
+    await database.drop()
+  })
+
+  it("migrates and maps bigint to number and date to an ISO date string", async () => {
+    const row = await runtime.run(
+      Db.query((db) =>
+        db
+          .selectNoFrom((eb) => [
+            eb.cast<number>(eb.val("9007199254740991"), "bigint").as("big"),
+            eb.cast<string>(eb.val("2026-02-28"), "date").as("day")
+          ])
+          .executeTakeFirstOrThrow()
+      )
+    )
+    expect(row).toEqual({ big: 9007199254740991, day: "2026-02-28" })
+  })
+
+  it("commits a successful transaction", async () => {
+    const id = "00000000-0000-4000-8000-000000000001"
+    await runtime.run(Db.transaction(seedOrganization(id)))
+    const found = await runtime.run(
+      Db.query((db) => db.selectFrom("organizations").select("id").where("id", "=", id).execute())
+    )
+    expect(found).toHaveLength(1)
+  })
+
+  it("rolls back a failed transaction, including work done before the failure", async () => {
+    const id = "00000000-0000-4000-8000-000000000002"
+    const result = await runtime.run(
+      Db.transaction(Effect.zipRight(seedOrganization(id), Effect.fail("refused" as const))).pipe(Effect.either)
+    )
+    expect(result._tag).toBe("Left")
+    const found = await runtime.run(
+      Db.query((db) => db.selectFrom("organizations").select("id").where("id", "=", id).execute())
+    )
+    expect(found).toHaveLength(0)
+  })
+
+  it("reports a unique violation with its constraint", async () => {
+    const id = "00000000-0000-4000-8000-000000000003"
+    await runtime.run(seedOrganization(id))
+    const error = await runtime.run(Effect.flip(seedOrganization(id)))
+    expect(error.isUniqueViolation()).toBe(true)
+    expect(error.isUniqueViolation("organizations_pkey")).toBe(true)
+    expect(error.isUniqueViolation("other")).toBe(false)
+  })
+
+  it("serializes concurrent transactions without losing an update", async () => {
+    const id = "00000000-0000-4000-8000-000000000004"
+    await runtime.run(seedOrganization(id))
+    const bump = Db.transaction(
+      Effect.gen(function* () {
+        const row = yield* Db.query((db) =>
+          db
+            .selectFrom("organizations")
+            .select("nextInvoiceNumber")
+            .where("id", "=", id)
+            .forUpdate()
+            .executeTakeFirstOrThrow()
+        )
+        yield* Db.query((db) =>
+          db
+            .updateTable("organizations")
+            .set({ nextInvoiceNumber: row.nextInvoiceNumber + 1 })
+            .where("id", "=", id)
+            .execute()
+        )
+      })
+    )
+    await runtime.run(Effect.all(Array.from({ length: 20 }, () => bump), { concurrency: "unbounded" }))
+    const row = await runtime.run(
+      Db.query((db) =>
+        db.selectFrom("organizations").select("nextInvoiceNumber").where("id", "=", id).executeTakeFirstOrThrow()
+      )
+    )
+    expect(row.nextInvoiceNumber).toBe(21)
+  })
+})
