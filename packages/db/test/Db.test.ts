@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import * as Db from "../src/Db.js"
 import * as TestDatabase from "../src/TestDatabase.js"
@@ -16,15 +16,15 @@ const seedOrganization = (id: string) =>
 
 describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
   let database: TestDatabase.TestDatabase
-  let layer: Layer.Layer<Db.Db>
-  let runtime: { dispose: () => Promise<void>; run: <A, E>(e: Effect.Effect<A, E, Db.Db>) => Promise<A> }
+  let managed: ManagedRuntime.ManagedRuntime<Db.Db, never>
+  const runtime = {
+    dispose: () => managed.dispose(),
+    run: <A, E>(effect: Effect.Effect<A, E, Db.Db>) => managed.runPromise(effect)
+  }
 
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
-    layer = Db.layer(database.config)
-    const { ManagedRuntime } = await import("effect")
-    const managed = ManagedRuntime.make(layer)
-    runtime = { dispose: () => managed.dispose(), run: (e) => managed.runPromise(e) }
+    managed = ManagedRuntime.make(Db.layer(database.config))
   })
   afterAll(async () => {
     await runtime.dispose()
