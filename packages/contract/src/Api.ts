@@ -1,0 +1,45 @@
+/**
+ * The Integration API v1 (spec section 4) as one HttpApi: the server implements it, the client, admin and harness
+ * derive from it, and the OpenAPI 3.1 document at `/openapi.json` is generated from it.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { BillingGroup } from "./Billing.js"
+import { OperationalContextsGroup } from "./OperationalContexts.js"
+import { BadRequest, Forbidden, InternalServerError, Unauthorized } from "./Problem.js"
+
+const description = `
+ERP systems, e-signing services and booking websites connect to one organization through this API. Every request
+carries \`Authorization: Bearer <token>\` from the identity host's \`POST {auth_url}/oauth/token\`
+(client_credentials, RFC 6749 section 4.4; tokens are RFC 9068 JWTs that live 600 seconds).
+
+Conventions (where the specification says "not shown", these are this service's choices):
+- Errors are problem details (RFC 9457), \`application/problem+json\`: \`type\` about:blank, \`title\`, \`status\`,
+  \`detail\` (for people, never parse it), \`code\` (match on this) and, with \`VALIDATION_FAILED\`, \`issues\`: one
+  entry per failing field, \`path\` a JSON Pointer (RFC 6901) into the body, path parameters or query.
+- Any malformed input (body that is not JSON or not \`application/json\`, an unknown field value, a path id
+  that is not a UUID, a bad query) is 400 \`VALIDATION_FAILED\`. A refused request changes nothing.
+- 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
+  \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
+  token's contexts.
+- Reports that move a record to another state (pass, reject, report-failed) answer 201 with the record and are
+  refused with 400 and the status code when repeated.
+- Lists and queues take \`limit\` (1 to 100, default 50) and an opaque \`cursor\`, and answer
+  \`{ "items": [...], "nextCursor": string | null }\`. Queues are oldest first; an item leaves when its outcome
+  is reported.
+- Every response carries \`X-Request-Id\`; quote it when asking for support.
+`.trim()
+
+export class IntegrationApi extends HttpApi.make("IntegrationApi")
+  .add(OperationalContextsGroup)
+  .add(BillingGroup)
+  .addError(BadRequest)
+  .addError(Unauthorized)
+  .addError(Forbidden)
+  .addError(InternalServerError)
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Integration API",
+      version: "1.0.0",
+      description
+    })
+  ) {}

@@ -1,0 +1,37 @@
+/**
+ * Cursor pagination (decisions.md section 4): `?limit=1..100` (default 50) and an opaque `cursor`; the response is
+ * `{ items, nextCursor }` with `nextCursor` null on the last page. Queues are oldest first.
+ */
+import { Schema } from "effect"
+
+/** Default and bounds of `limit`. */
+export const DEFAULT_LIMIT = 50
+export const MAX_LIMIT = 100
+
+/** The query of every list and queue operation. */
+export const PageParams = Schema.Struct({
+  limit: Schema.optional(
+    Schema.NumberFromString.pipe(
+      Schema.int(),
+      Schema.between(1, MAX_LIMIT),
+      Schema.annotations({ description: "Items per page, 1 to 100; default 50." })
+    )
+  ),
+  cursor: Schema.optional(
+    Schema.String.pipe(
+      Schema.minLength(1),
+      Schema.maxLength(512),
+      Schema.annotations({ description: "Opaque cursor from the previous page's nextCursor." })
+    )
+  )
+})
+export type PageParams = typeof PageParams.Type
+
+/** A page of `item`. */
+export const Page = <A, I, R>(item: Schema.Schema<A, I, R>, identifier: string) =>
+  Schema.Struct({
+    items: Schema.Array(item),
+    nextCursor: Schema.NullOr(Schema.String).annotations({
+      description: "Pass as `cursor` to read the next page; null when this is the last page."
+    })
+  }).annotations({ identifier })

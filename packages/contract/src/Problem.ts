@@ -1,0 +1,103 @@
+/**
+ * Problem details (RFC 9457) as the spec's Error record (section 2.3): `type` is always `about:blank`, `title` the
+ * HTTP status phrase, `status` the code; `code` names the rule (section 7.3) and `issues` lists failing fields with
+ * VALIDATION_FAILED. Sent as `application/problem+json`. One class per status, so the server encodes a failure by
+ * its class and the derived client decodes it back by status.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+/** One failing field of a VALIDATION_FAILED problem: `path` is a JSON Pointer (RFC 6901) into the input. */
+export class ValidationIssue extends Schema.Class<ValidationIssue>("ValidationIssue")({
+  path: Schema.String.annotations({
+    description: "JSON Pointer (RFC 6901) to the failing member of the body, path or query; \"\" for the whole input."
+  }),
+  message: Schema.String
+}) {}
+
+const fields = (status: number) => ({
+  type: Schema.Literal("about:blank"),
+  title: Schema.String,
+  status: Schema.Literal(status),
+  detail: Schema.optional(Schema.String),
+  code: Schema.optional(Schema.String),
+  issues: Schema.optional(Schema.Array(ValidationIssue))
+})
+
+const annotations = <A>(status: number, description: string): Schema.Annotations.Schema<A> => ({
+  ...HttpApiSchema.annotations<A>({ status, description }),
+  [HttpApiSchema.AnnotationEncoding]: { kind: "Json", contentType: "application/problem+json" }
+})
+
+/** 400: the request is not valid (`VALIDATION_FAILED` with `issues`), or a business rule refused it (`code`). */
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
+  fields(400),
+  annotations(400, "The request is not valid, or a business rule refused it; `code` names the rule.")
+) {}
+
+/** 401: the access token is missing, expired or not valid (spec 5). */
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  fields(401),
+  annotations(401, "The access token is missing, expired or not valid.")
+) {}
+
+/** 403: the token is valid but lacks the role the operation needs (decisions 2). */
+export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
+  fields(403),
+  annotations(403, "The token does not allow this request.")
+) {}
+
+/** 404: the record does not exist, or the token cannot see it (another organization or context). */
+export class NotFound extends Schema.Class<NotFound>("NotFound")(
+  fields(404),
+  annotations(404, "The resource does not exist, or the token cannot see it.")
+) {}
+
+/** 409: the request conflicts with the current state (decisions 4: `*_ALREADY_USED`, material already invoiced). */
+export class Conflict extends Schema.Class<Conflict>("Conflict")(
+  fields(409),
+  annotations(409, "The request conflicts with the current state of the resource.")
+) {}
+
+/** 500: the service failed; nothing a client sent causes this. Carries the request id in `detail`. */
+export class InternalServerError extends Schema.Class<InternalServerError>("InternalServerError")(
+  fields(500),
+  annotations(500, "The service failed; retry later and quote the X-Request-Id header.")
+) {}
+
+const titles = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  500: "Internal Server Error"
+} as const
+
+type Options = { readonly detail?: string; readonly code?: string }
+
+const make = <S extends keyof typeof titles>(status: S, options: Options) => ({
+  type: "about:blank" as const,
+  title: titles[status],
+  status,
+  ...(options.detail === undefined ? {} : { detail: options.detail }),
+  ...(options.code === undefined ? {} : { code: options.code })
+})
+
+/** Constructors with the fixed members filled in. */
+export const problem = {
+  badRequest: (code: string, detail: string) => new BadRequest(make(400, { code, detail })),
+  validationFailed: (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>, detail?: string) =>
+    new BadRequest({
+      ...make(400, { code: "VALIDATION_FAILED", detail: detail ?? "The request is not valid; see issues." }),
+      issues: issues.map((issue) => new ValidationIssue(issue))
+    }),
+  unauthorized: (detail: string) => new Unauthorized(make(401, { detail })),
+  forbidden: (detail: string) => new Forbidden(make(403, { detail })),
+  notFound: (detail: string) => new NotFound(make(404, { detail })),
+  conflict: (code: string, detail: string) => new Conflict(make(409, { code, detail })),
+  internal: (detail: string) => new InternalServerError(make(500, { detail }))
+}
+
+/** Every problem an operation can answer. */
+export type Problem = BadRequest | Unauthorized | Forbidden | NotFound | Conflict | InternalServerError

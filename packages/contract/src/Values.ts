@@ -1,0 +1,60 @@
+/**
+ * Value schemas shared by the records of spec section 2: money in minor units, ISO dates, timestamps and the
+ * enumerations.
+ */
+import { Schema } from "effect"
+
+/** Spec 8: integer fields are bounded by ±9007199254740991 (Number.MAX_SAFE_INTEGER). */
+export const MinorUnits = Schema.Int.pipe(
+  Schema.between(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  Schema.annotations({ description: "Integer amount in minor units of the record's currency." })
+)
+
+/** A non-negative bounded integer (paymentTermsDays, invoiceNumber). */
+export const NonNegativeCount = Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER))
+
+/** An ISO date, YYYY-MM-DD (spec 2). */
+export const IsoDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/),
+  Schema.annotations({ format: "date", description: "ISO date (YYYY-MM-DD)." })
+)
+
+/** An ISO 8601 timestamp in UTC, carried as a `Date` in code (spec 2: "Timestamps are ISO 8601 in UTC"). */
+export const Timestamp = Schema.Date.annotations({
+  jsonSchema: { type: "string", format: "date-time" },
+  description: "ISO 8601 timestamp in UTC."
+})
+
+/** Spec 2.1 `currency`. */
+export const Currency = Schema.Literal("SEK", "NOK", "DKK", "EUR", "USD", "GBP")
+export type Currency = typeof Currency.Type
+
+/** Spec 2.1 `documentKind`. */
+export const DocumentKind = Schema.Literal("invoice", "credit-note")
+
+/** Spec 2.1 `billingStream`. */
+export const BillingStream = Schema.Literal("contractual", "running")
+
+/** Spec 2.1 / section 3 invoice `status`. */
+export const InvoiceStatus = Schema.Literal("created", "approved", "sent", "paid", "written-off", "failed")
+
+/** Spec 2.2 / section 3 proposal `status`. */
+export const ProposalStatus = Schema.Literal("proposed", "passed", "rejected", "cancelled")
+
+/** Spec 2.1 `paymentReferenceType`. */
+export const PaymentReferenceType = Schema.Literal("ocr", "kid", "reference")
+
+/**
+ * Text of a bounded length, counted in Unicode code points as JSON Schema's minLength/maxLength count them.
+ * Leading and trailing white space is kept as sent; a text of only white space is refused.
+ */
+export const BoundedText = (min: number, max: number) =>
+  Schema.String.pipe(
+    Schema.filter((s) => {
+      const length = [...s].length
+      if (length < min || length > max) return `must be ${min} to ${max} characters long`
+      if (s.trim().length === 0) return "must not be blank"
+      return true
+    }),
+    Schema.annotations({ jsonSchema: { type: "string", minLength: min, maxLength: max } })
+  )
