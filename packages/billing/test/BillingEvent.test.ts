@@ -1,0 +1,21 @@
+import { describe, expect, it } from "@effect/vitest"
+import { BILLING_EVENT_TYPES } from "../src/BillingEvent.js"
+
+describe("BillingEvent types (decisions.md 9)", () => {
+  it("lists every billing event type", () => {
+    expect(BILLING_EVENT_TYPES).toStrictEqual([
+      "billing.invoice.created",
+      "billing.invoice.approved",
+      "billing.invoice.failed",
+      "billing.invoice_proposal.passed",
+      "billing.invoice_proposal.rejected",
+      "billing.invoice_proposal.cancelled"
+    ])
+  })
+
+  it("names each as billing.<record>.<past-tense change>, in snake case", () => {
+    for (const type of BILLING_EVENT_TYPES) {
+      expect(type).toMatch(/^billing\.[a-z]+(?:_[a-z]+)*\.[a-z]+ed$/)
+    }
+  })
+})
