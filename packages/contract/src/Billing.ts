@@ -3,6 +3,7 @@
  * queue and report-failed. Every operation needs the `billing` role.
  */
 import { Authentication } from "./Authentication.js"
+import { JsonBody } from "./JsonBody.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { InvoiceId, ProposalId } from "./Ids.js"
@@ -124,4 +125,5 @@ export class BillingGroup extends HttpApiGroup.make("billing")
           "report included); 404 when it does not exist or the token cannot see it."
       )
   )
+  .middleware(JsonBody)
   .middleware(Authentication) {}

@@ -1,0 +1,90 @@
+/**
+ * Start-up configuration, read from the environment once. Public addresses come from here, never from a
+ * request's Host header: the token issuer (`iss`) is the identity host's address and the token audience (`aud`)
+ * the API host's.
+ *
+ * | variable      | default                           | meaning                                              |
+ * | ------------- | --------------------------------- | ---------------------------------------------------- |
+ * | API_PORT      | 3000                              | API host listener                                    |
+ * | AUTH_PORT     | 4000                              | identity host listener                               |
+ * | BASE_URL      | http://localhost:$API_PORT        | public address of the API host ({base_url})          |
+ * | AUTH_URL      | http://localhost:$AUTH_PORT       | public address of the identity host ({auth_url})     |
+ * | HOSTS         | api,auth                          | which hosts this process runs                        |
+ * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
+ * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
+ * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
+ */
+import { Config, Context, Effect, Layer, Option } from "effect"
+
+export interface AppConfigShape {
+  readonly apiPort: number
+  readonly authPort: number
+  /** {base_url}: public address of the API host, no trailing slash; the access-token audience. */
+  readonly baseUrl: string
+  /** {auth_url}: public address of the identity host, no trailing slash; the access-token issuer. */
+  readonly authUrl: string
+  readonly runApi: boolean
+  readonly runAuth: boolean
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  readonly demoData: boolean
+}
+
+export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig, AppConfigShape>() {
+  /** Reads the environment (see the table above). */
+  static readonly fromEnv: Layer.Layer<AppConfig, never> = Layer.effect(
+    AppConfig,
+    Effect.gen(function* () {
+      const apiPort = yield* Config.port("API_PORT").pipe(Config.withDefault(3000))
+      const authPort = yield* Config.port("AUTH_PORT").pipe(Config.withDefault(4000))
+      const baseUrl = yield* Config.url("BASE_URL").pipe(Config.option)
+      const authUrl = yield* Config.url("AUTH_URL").pipe(Config.option)
+      const hosts = yield* Config.array(Config.literal("api", "auth")("HOSTS"), "HOSTS").pipe(
+        Config.withDefault(["api", "auth"] as const)
+      )
+      const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
+      const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
+      const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
+      return make({
+        apiPort,
+        authPort,
+        baseUrl: Option.getOrUndefined(baseUrl)?.toString(),
+        authUrl: Option.getOrUndefined(authUrl)?.toString(),
+        hosts,
+        databaseUrl: Option.getOrUndefined(databaseUrl),
+        dataDir,
+        demoData
+      })
+    }).pipe(Effect.orDie)
+  )
+
+  /** A fixed configuration (tests). */
+  static readonly layer = (config: AppConfigShape): Layer.Layer<AppConfig> => Layer.succeed(AppConfig, config)
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, "")
+
+/** Builds the configuration, deriving the public addresses from the ports when not given. */
+export const make = (input: {
+  readonly apiPort: number
+  readonly authPort: number
+  readonly baseUrl?: string | undefined
+  readonly authUrl?: string | undefined
+  readonly hosts?: ReadonlyArray<"api" | "auth">
+  readonly databaseUrl?: string | undefined
+  readonly dataDir?: string
+  readonly demoData?: boolean
+}): AppConfigShape => {
+  const hosts = input.hosts ?? ["api", "auth"]
+  return {
+    apiPort: input.apiPort,
+    authPort: input.authPort,
+    baseUrl: trimSlash(input.baseUrl ?? `http://localhost:${input.apiPort}`),
+    authUrl: trimSlash(input.authUrl ?? `http://localhost:${input.authPort}`),
+    runApi: hosts.includes("api"),
+    runAuth: hosts.includes("auth"),
+    databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
+    dataDir: input.dataDir ?? ".data",
+    demoData: input.demoData ?? true
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The two listeners: the identity host on AUTH_PORT and the API host on API_PORT. Both run in one process by
+ * default; `HOSTS=api` or `HOSTS=auth` runs one alone. Each server gets its own Node listener, so the two never
+ * share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
+ */
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import * as Db from "@propline/db/Db"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import * as path from "node:path"
+import { AppConfig, type AppConfigShape } from "./AppConfig.js"
+import { ApiLive, apiHostMiddleware, DocsLive } from "./http/ApiHost.js"
+import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
+
+/** The database layer for a configuration. */
+export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
+  config.databaseUrl !== undefined
+    ? { _tag: "postgres", connectionString: config.databaseUrl }
+    : { _tag: "pglite", dataDir: path.resolve(config.dataDir, "pglite") }
+
+export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) => Db.layer(databaseConfig(config))))
+
+const listen = (port: number) => NodeHttpServer.layer(createServer, { port, host: process.env["HOST"] ?? "0.0.0.0" })
+
+/** The API host on `config.apiPort`. */
+export const ApiHostLive = (config: AppConfigShape) =>
+  HttpApiBuilder.serve(apiHostMiddleware).pipe(
+    Layer.provide(DocsLive),
+    Layer.provide(ApiLive),
+    HttpServer.withLogAddress,
+    Layer.provide(listen(config.apiPort))
+  )
+
+/** The identity host on `config.authPort`. */
+export const IdentityHostLive = (config: AppConfigShape) =>
+  HttpServer.serve(IdentityHttpApp).pipe(HttpServer.withLogAddress, Layer.provide(listen(config.authPort)))
+
+/** The hosts the configuration asks for, with the services they share (signing keys, token verification). */
+export const HostsLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    Layer.mergeAll(
+      config.runApi ? ApiHostLive(config) : Layer.empty,
+      config.runAuth ? IdentityHostLive(config) : Layer.empty
+    )
+  )
+).pipe(Layer.provide(IdentityLive))

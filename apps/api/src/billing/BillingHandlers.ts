@@ -1,0 +1,113 @@
+/**
+ * HTTP handlers of the billing group: decode (done by the contract's schemas), check the role, call
+ * {@link BillingService}, encode domain records as the contract's Invoice / InvoiceProposal (spec 2.1, 2.2).
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
+import type { BillingRefusal } from "@propline/billing/BillingRefusal"
+import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
+import { IntegrationApi } from "@propline/contract/Api"
+import { Principal } from "@propline/contract/Authentication"
+import { PassProposalResponse } from "@propline/contract/Billing"
+import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
+import { Invoice } from "@propline/contract/Invoice"
+import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
+import { DEFAULT_LIMIT } from "@propline/contract/Page"
+import { problem } from "@propline/contract/Problem"
+import { Clock, Effect } from "effect"
+import * as Cursor from "../http/Cursor.js"
+import { fromRefusal, requireRole } from "../http/Problems.js"
+import { BillingService, type RecordNotFound } from "./BillingService.js"
+
+const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
+
+/** Domain record → contract class. Our own data, already valid: constructed without re-validation. */
+export const toInvoice = (record: InvoiceRecord, today: string): Invoice =>
+  new Invoice(
+    {
+      ...withOverdue(record, today),
+      id: record.id as InvoiceId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
+
+export const toProposal = (record: InvoiceProposalRecord): InvoiceProposal =>
+  new InvoiceProposal(
+    {
+      ...record,
+      id: record.id as ProposalId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
+
+/** 404 for a missing or invisible record, else the refusal's own problem. */
+const toProblem = (error: RecordNotFound | BillingRefusal) =>
+  error._tag === "RecordNotFound"
+    ? problem.notFound(
+        error.kind === "proposal"
+          ? "No such invoice proposal, or the token cannot see it."
+          : "No such invoice, or the token cannot see it."
+      )
+    : fromRefusal(error)
+
+export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =>
+  Effect.gen(function* () {
+    const billing = yield* BillingService
+    return handlers
+      .handle("getVerificationQueue", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          yield* requireRole(principal, "billing")
+          const limit = urlParams.limit ?? DEFAULT_LIMIT
+          const after = yield* Cursor.decode("verification-queue", urlParams.cursor)
+          const rows = yield* billing.verificationQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
+          const page = Cursor.page("verification-queue", rows, limit, (row) => ({ at: row.createdAt, id: row.id }))
+          return { items: page.items.map(toProposal), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("getSendQueue", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          yield* requireRole(principal, "billing")
+          const limit = urlParams.limit ?? DEFAULT_LIMIT
+          const after = yield* Cursor.decode("send-queue", urlParams.cursor)
+          const rows = yield* billing.sendQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
+          const today = yield* todayIn
+          const page = Cursor.page("send-queue", rows, limit, (row) => ({ at: row.approvedAt ?? row.createdAt, id: row.id }))
+          return { items: page.items.map((row) => toInvoice(row, today)), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("passProposal", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          yield* requireRole(principal, "billing")
+          const result = yield* billing.passProposal(principal, path.proposalId, payload.externalReference).pipe(Effect.mapError(toProblem))
+          const today = yield* todayIn
+          return new PassProposalResponse(
+            { proposal: toProposal(result.proposal), invoice: toInvoice(result.invoice, today) },
+            true
+          )
+        })
+      )
+      .handle("rejectProposal", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          yield* requireRole(principal, "billing")
+          const proposal = yield* billing.rejectProposal(principal, path.proposalId, payload.reason).pipe(Effect.mapError(toProblem))
+          return toProposal(proposal)
+        })
+      )
+      .handle("reportFailed", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          yield* requireRole(principal, "billing")
+          const invoice = yield* billing.reportFailed(principal, path.invoiceId, payload.reason).pipe(Effect.mapError(toProblem))
+          return toInvoice(invoice, yield* todayIn)
+        })
+      )
+  })
+)

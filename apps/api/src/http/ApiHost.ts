@@ -1,0 +1,56 @@
+/**
+ * The API host ({base_url}): the contract's HttpApi with its handlers, `/openapi.json` (OpenAPI 3.1, servers set
+ * to the configured public address) and a rendered reference at `/docs`. Every response carries X-Request-Id;
+ * a 401 carries `WWW-Authenticate: Bearer` (RFC 6750 section 3).
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import { IntegrationApi } from "@propline/contract/Api"
+import { openApiDocument } from "@propline/contract/OpenApiDocument"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { BillingHandlers } from "../billing/BillingHandlers.js"
+import { BillingService } from "../billing/BillingService.js"
+import { OperationalContextHandlers } from "../contexts/OperationalContextHandlers.js"
+import { AuthenticationLive } from "./AuthenticationLive.js"
+import { JsonBodyLive } from "./JsonBodyLive.js"
+import { ProblemsMiddleware } from "./Problems.js"
+import { requestId } from "./RequestId.js"
+
+const OpenApiJson = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const document = JSON.stringify(openApiDocument(config.baseUrl))
+    yield* router.get(
+      "/openapi.json",
+      HttpServerResponse.text(document, { contentType: "application/json" }).pipe(
+        Effect.map(HttpServerResponse.setHeader("cache-control", "public, max-age=300"))
+      )
+    )
+  })
+)
+
+/** Adds the RFC 6750 challenge to every 401. */
+const bearerChallenge = HttpMiddleware.make((app) =>
+  Effect.zipRight(
+    HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(
+        response.status === 401
+          ? HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer error="invalid_token"')
+          : response
+      )
+    ),
+    app
+  )
+)
+
+/** The API layer: contract + handlers + middleware; needs Db, AppConfig and AccessTokenVerifier. */
+export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
+  Layer.provide([OperationalContextHandlers, BillingHandlers]),
+  Layer.provide([AuthenticationLive, JsonBodyLive, ProblemsMiddleware, BillingService.Default])
+)
+
+/** Routes beside the API: the OpenAPI document and the reference page. */
+export const DocsLive = Layer.mergeAll(OpenApiJson, HttpApiScalar.layer({ path: "/docs" }))
+
+/** Server middleware of the API host: X-Request-Id outermost, then the 401 challenge. */
+export const apiHostMiddleware = <E, R>(app: HttpApp.Default<E, R>) => requestId(bearerChallenge(app))

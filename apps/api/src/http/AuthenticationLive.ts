@@ -1,0 +1,36 @@
+/**
+ * Bearer authentication of the API host (spec 5, RFC 6750): the `Authorization` header must be
+ * `Bearer <token>` and the token a valid access token of our identity host; otherwise 401 with a problem body.
+ * Verification results are cached by {@link AccessTokenVerifier} until the token expires.
+ */
+import { HttpServerRequest } from "@effect/platform"
+import { Authentication } from "@propline/contract/Authentication"
+import { problem } from "@propline/contract/Problem"
+import { Effect, Layer, Redacted } from "effect"
+import { AccessTokenVerifier } from "../identity/AccessTokenVerifier.js"
+
+const bearerHeader = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function* () {
+    const verifier = yield* AccessTokenVerifier
+    return Authentication.of({
+      bearer: (_decoded) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const header = request.headers["authorization"]
+          if (header === undefined || header === "") {
+            return yield* Effect.fail(problem.unauthorized("The request has no access token: send Authorization: Bearer <token>."))
+          }
+          const match = bearerHeader.exec(header)
+          if (match === null) {
+            return yield* Effect.fail(problem.unauthorized("The Authorization header is not a Bearer token."))
+          }
+          return yield* verifier
+            .verify(Redacted.value(Redacted.make(match[1]!)))
+            .pipe(Effect.mapError(() => problem.unauthorized("The access token is expired or not valid.")))
+        })
+    })
+  })
+)

@@ -1,0 +1,49 @@
+/**
+ * Opaque keyset cursors (decisions 4): base64url of `{k, t, i}` — the list it belongs to, the sort timestamp
+ * (ISO 8601) and the id of the last item on the page. A cursor from another list, or one that doesn't decode,
+ * is a 400 VALIDATION_FAILED at `/cursor`, never a 500.
+ */
+import { problem } from "@propline/contract/Problem"
+import type { BadRequest } from "@propline/contract/Problem"
+import { Effect, Either, Schema } from "effect"
+
+const CursorJson = Schema.parseJson(
+  Schema.Struct({ k: Schema.String, t: Schema.DateFromString, i: Schema.UUID })
+)
+const decodeCursor = Schema.decodeUnknownEither(CursorJson)
+
+/** The position after which the next page starts. */
+export interface Position {
+  readonly at: Date
+  readonly id: string
+}
+
+/** Encodes the position after `item` for the list `kind`. */
+export const encode = (kind: string, position: Position): string =>
+  Buffer.from(JSON.stringify({ k: kind, t: position.at.toISOString(), i: position.id })).toString("base64url")
+
+/** Decodes a cursor of the list `kind`; `undefined` in, `undefined` out. */
+export const decode = (kind: string, cursor: string | undefined): Effect.Effect<Position | undefined, BadRequest> => {
+  if (cursor === undefined) return Effect.succeed(undefined)
+  const invalid = problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return Effect.fail(invalid)
+  const decoded = decodeCursor(Buffer.from(cursor, "base64url").toString("utf8"))
+  if (Either.isLeft(decoded) || decoded.right.k !== kind || Number.isNaN(decoded.right.t.getTime())) {
+    return Effect.fail(invalid)
+  }
+  return Effect.succeed({ at: decoded.right.t, id: decoded.right.i })
+}
+
+/**
+ * Turns `limit + 1` fetched rows into a page: the extra row only tells that there is a next page.
+ */
+export const page = <A>(
+  kind: string,
+  rows: ReadonlyArray<A>,
+  limit: number,
+  positionOf: (row: A) => Position
+): { readonly items: ReadonlyArray<A>; readonly nextCursor: string | null } => {
+  if (rows.length <= limit) return { items: rows, nextCursor: null }
+  const items = rows.slice(0, limit)
+  return { items, nextCursor: encode(kind, positionOf(items[items.length - 1]!)) }
+}

@@ -1,0 +1,74 @@
+/**
+ * Problem details for everything the API host answers (spec 2.3, 7.1; decisions 4): domain refusals, missing
+ * records and roles, and — as an HttpApi-level middleware — every malformed input the platform rejects before a
+ * handler runs (schema decode failures, bodies that aren't JSON, unknown routes). Anything else unexpected is a
+ * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
+ */
+import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import type { BillingRefusal } from "@propline/billing/BillingRefusal"
+import { httpStatusOf } from "@propline/billing/BillingRefusal"
+import { IntegrationApi } from "@propline/contract/Api"
+import type { PrincipalShape, Role } from "@propline/contract/Authentication"
+import { problem } from "@propline/contract/Problem"
+import { Cause, Effect, FiberRef, Option } from "effect"
+import { currentRequestId } from "./RequestId.js"
+
+/** A domain refusal as its problem: 400 or 409 by code (decisions 4), `code` the spec's, `detail` the domain's. */
+export const fromRefusal = (refusal: BillingRefusal) =>
+  httpStatusOf(refusal) === 409
+    ? problem.conflict(refusal.code, refusal.detail)
+    : problem.badRequest(refusal.code, refusal.detail)
+
+/** 403 unless the principal holds `role` (decisions 2). */
+export const requireRole = (principal: PrincipalShape, role: Role) =>
+  principal.roles.includes(role)
+    ? Effect.void
+    : Effect.fail(problem.forbidden(`This operation needs the ${role} role, which the token does not carry.`))
+
+/** RFC 6901: `~` → `~0`, `/` → `~1`. */
+const pointer = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")
+
+const isBodyDecodeDefect = (defect: unknown): boolean =>
+  HttpServerError.isServerError(defect) && defect._tag === "RequestError" && defect.reason === "Decode"
+
+
+/**
+ * The HttpApi-level middleware: platform decode failures become VALIDATION_FAILED with JSON Pointer paths; a body that is not
+ * JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect is a 500 problem.
+ */
+export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    return yield* app.pipe(
+      Effect.catchAllCause((cause) => {
+        const failure = Cause.failureOption(cause)
+        if (Option.isSome(failure)) {
+          const error = failure.value as unknown
+          if (error instanceof HttpApiError.HttpApiDecodeError) {
+            const issues = error.issues.map((issue) => ({ path: pointer(issue.path), message: issue.message }))
+            return Effect.fail(problem.validationFailed(issues))
+          }
+          if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+            return Effect.fail(problem.notFound(`No operation ${request.method} ${request.url.split("?")[0]}.`))
+          }
+          return Effect.failCause(cause)
+        }
+        const defect = Cause.dieOption(cause)
+        if (Option.isSome(defect) && isBodyDecodeDefect(defect.value)) {
+          return Effect.fail(
+            problem.validationFailed([{ path: "", message: "The body is not valid JSON." }])
+          )
+        }
+        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+        return Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+          Effect.zipRight(
+            Effect.logError("unexpected failure", cause),
+            Effect.fail(problem.internal(`The service failed. Request id: ${requestId ?? "unknown"}.`))
+          )
+        )
+      })
+    )
+  }),
+  { withContext: true }
+)
