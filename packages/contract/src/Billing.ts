@@ -4,6 +4,7 @@
  */
 import { Authentication } from "./Authentication.js"
 import { JsonBody } from "./JsonBody.js"
+import { BillingRole } from "./Roles.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { InvoiceId, ProposalId } from "./Ids.js"
@@ -126,4 +127,5 @@ export class BillingGroup extends HttpApiGroup.make("billing")
       )
   )
   .middleware(JsonBody)
+  .middleware(BillingRole)
   .middleware(Authentication) {}

@@ -16,7 +16,7 @@ import { DEFAULT_LIMIT } from "@propline/contract/Page"
 import { problem } from "@propline/contract/Problem"
 import { Clock, Effect } from "effect"
 import * as Cursor from "../http/Cursor.js"
-import { fromRefusal, requireRole } from "../http/Problems.js"
+import { fromRefusal } from "../http/Problems.js"
 import { BillingService, type RecordNotFound } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
@@ -61,7 +61,6 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("getVerificationQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          yield* requireRole(principal, "billing")
           const limit = urlParams.limit ?? DEFAULT_LIMIT
           const after = yield* Cursor.decode("verification-queue", urlParams.cursor)
           const rows = yield* billing.verificationQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
@@ -72,7 +71,6 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("getSendQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          yield* requireRole(principal, "billing")
           const limit = urlParams.limit ?? DEFAULT_LIMIT
           const after = yield* Cursor.decode("send-queue", urlParams.cursor)
           const rows = yield* billing.sendQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
@@ -84,7 +82,6 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("passProposal", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          yield* requireRole(principal, "billing")
           const result = yield* billing.passProposal(principal, path.proposalId, payload.externalReference).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
           return new PassProposalResponse(
@@ -96,7 +93,6 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("rejectProposal", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          yield* requireRole(principal, "billing")
           const proposal = yield* billing.rejectProposal(principal, path.proposalId, payload.reason).pipe(Effect.mapError(toProblem))
           return toProposal(proposal)
         })
@@ -104,7 +100,6 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("reportFailed", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          yield* requireRole(principal, "billing")
           const invoice = yield* billing.reportFailed(principal, path.invoiceId, payload.reason).pipe(Effect.mapError(toProblem))
           return toInvoice(invoice, yield* todayIn)
         })

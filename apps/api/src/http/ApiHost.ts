@@ -12,7 +12,7 @@ import { BillingHandlers } from "../billing/BillingHandlers.js"
 import { BillingService } from "../billing/BillingService.js"
 import { OperationalContextHandlers } from "../contexts/OperationalContextHandlers.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
-import { JsonBodyLive } from "./JsonBodyLive.js"
+import { BillingRoleLive, JsonBodyLive } from "./RequestAdmission.js"
 import { ProblemsMiddleware } from "./Problems.js"
 import { requestId } from "./RequestId.js"
 
@@ -46,7 +46,7 @@ const bearerChallenge = HttpMiddleware.make((app) =>
 /** The API layer: contract + handlers + middleware; needs Db, AppConfig and AccessTokenVerifier. */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
   Layer.provide([OperationalContextHandlers, BillingHandlers]),
-  Layer.provide([AuthenticationLive, JsonBodyLive, ProblemsMiddleware, BillingService.Default])
+  Layer.provide([AuthenticationLive, JsonBodyLive, BillingRoleLive, ProblemsMiddleware, BillingService.Default])
 )
 
 /** Routes beside the API: the OpenAPI document and the reference page. */

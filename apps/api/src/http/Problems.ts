@@ -8,7 +8,6 @@ import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import { httpStatusOf } from "@propline/billing/BillingRefusal"
 import { IntegrationApi } from "@propline/contract/Api"
-import type { PrincipalShape, Role } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { currentRequestId } from "./RequestId.js"
@@ -18,12 +17,6 @@ export const fromRefusal = (refusal: BillingRefusal) =>
   httpStatusOf(refusal) === 409
     ? problem.conflict(refusal.code, refusal.detail)
     : problem.badRequest(refusal.code, refusal.detail)
-
-/** 403 unless the principal holds `role` (decisions 2). */
-export const requireRole = (principal: PrincipalShape, role: Role) =>
-  principal.roles.includes(role)
-    ? Effect.void
-    : Effect.fail(problem.forbidden(`This operation needs the ${role} role, which the token does not carry.`))
 
 /** RFC 6901: `~` → `~0`, `/` → `~1`. */
 const pointer = (path: ReadonlyArray<PropertyKey>): string =>

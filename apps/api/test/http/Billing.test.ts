@@ -83,6 +83,9 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
         expect(answer.body).toMatchObject({ type: "about:blank", title: "Forbidden", status: 403 })
       }
       expect((await call(url("/v1/operational-contexts"), { token: signingToken })).status).toBe(200)
+      // the role is checked before the input is read
+      const malformed = await call(url("/v1/billing/invoice-proposals/not-a-uuid/pass"), { token: signingToken, body: "{" })
+      expect(malformed.status).toBe(403)
     })
   })
 

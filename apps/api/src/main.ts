@@ -1,0 +1,39 @@
+/**
+ * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
+ * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
+ * DATA_DIR/demo-credentials.json, and serves the identity host (AUTH_PORT) and the API host (API_PORT).
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Clock, Effect, Layer } from "effect"
+import { AppConfig } from "./AppConfig.js"
+import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
+import { seedDemoData } from "./demo/DemoData.js"
+import { DatabaseLive, HostsLive } from "./Hosts.js"
+
+const demo = Effect.gen(function* () {
+  const config = yield* AppConfig
+  if (!config.demoData) return undefined
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const seed = yield* seedDemoData(now)
+  const credentials = yield* ensureDemoCredentials({
+    dataDir: config.dataDir,
+    authUrl: config.authUrl,
+    baseUrl: config.baseUrl,
+    seed,
+    now
+  })
+  return credentials
+})
+
+const program = Effect.gen(function* () {
+  const credentials = yield* demo
+  yield* Layer.build(HostsLive)
+  if (credentials !== undefined) yield* Effect.sync(() => console.log(printDemoBanner(credentials)))
+  return yield* Effect.never
+}).pipe(Effect.scoped)
+
+program.pipe(
+  Effect.provide(DatabaseLive),
+  Effect.provide(AppConfig.fromEnv),
+  NodeRuntime.runMain
+)
