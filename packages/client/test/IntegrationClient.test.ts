@@ -1,0 +1,187 @@
+/**
+ * The derived client against a server built from the same contract (HttpApiBuilder.toWebHandler, no sockets):
+ * success bodies decode into the contract's classes, problems decode into their status's class with `code`, and
+ * the bearer token is sent. The server's handlers here are fixed answers; the real server is tested in apps/api.
+ */
+import { FetchHttpClient, HttpApiBuilder, HttpServer } from "@effect/platform"
+import { IntegrationApi } from "@propline/contract/Api"
+import { Authentication, Principal } from "@propline/contract/Authentication"
+import { problem } from "@propline/contract/Problem"
+import { describe, expect, it } from "@effect/vitest"
+import { BillingRole } from "@propline/contract/Roles"
+import { JsonBody } from "@propline/contract/JsonBody"
+import { Effect, Layer, Redacted } from "effect"
+import * as IntegrationClient from "../src/IntegrationClient.js"
+import * as TokenClient from "../src/TokenClient.js"
+
+const proposalId = "0b6f7e0e-3c1f-4d7a-9f2e-6a1d2c3b4a5f"
+const organizationId = "5d7c3a2b-1e0f-4a9b-8c7d-6e5f4a3b2c1d"
+
+const proposalJson = {
+  id: proposalId,
+  invoiceRunId: organizationId,
+  invoiceNumber: 1042,
+  organizationId,
+  operationalContextId: organizationId,
+  contractId: organizationId,
+  recipientAgentId: organizationId,
+  recipientAgentName: "Ljusgården Konsult AB",
+  billingAccountId: organizationId,
+  documentKind: "invoice" as const,
+  billingStream: "contractual" as const,
+  requestedInvoiceDate: "2026-11-01",
+  requestedDueDate: "2026-12-01",
+  paymentTermsDays: 30,
+  status: "proposed" as const,
+  currency: "SEK" as const,
+  totalNetMinorUnits: 1_000_000,
+  totalVatMinorUnits: 250_000,
+  totalGrossMinorUnits: 1_250_000,
+  createdAt: new Date("2026-11-01T08:00:00.000Z"),
+  updatedAt: new Date("2026-11-01T08:00:00.000Z")
+}
+
+const AuthenticationTest = Layer.succeed(
+  Authentication,
+  Authentication.of({
+    bearer: (token) =>
+      Redacted.value(token) === "good-token"
+        ? Effect.succeed({ clientId: "app_1", subject: "s", organizationId, roles: ["billing"], contexts: [], expiresAt: 0 })
+        : Effect.fail(problem.unauthorized("bad token"))
+  })
+)
+
+const BillingTest = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =>
+  handlers
+    .handle("getVerificationQueue", () =>
+      Effect.map(Principal, () => ({ items: [proposalJson as never], nextCursor: "next" }))
+    )
+    .handle("getSendQueue", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("passProposal", ({ payload }) =>
+      Effect.fail(problem.conflict("BILLING_EXTERNAL_REFERENCE_ALREADY_USED", `used: ${payload.externalReference}`))
+    )
+    .handle("rejectProposal", () => Effect.fail(problem.notFound("no such proposal")))
+    .handle("reportFailed", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "not approved")))
+)
+
+const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
+  handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
+)
+
+const server = HttpApiBuilder.toWebHandler(
+  Layer.mergeAll(
+    HttpApiBuilder.api(IntegrationApi).pipe(
+      Layer.provide([BillingTest, ContextsTest]),
+      Layer.provide([
+        AuthenticationTest,
+        Layer.succeed(BillingRole, Effect.void),
+        Layer.succeed(JsonBody, Effect.void)
+      ])
+    ),
+    HttpServer.layerContext
+  )
+)
+
+/** fetch, answered by the in-process server. */
+const FetchTest = Layer.succeed(FetchHttpClient.Fetch, (input, init) => server.handler(new Request(input, init)))
+
+const client = (accessToken: string) =>
+  IntegrationClient.make({ baseUrl: "http://api.test", accessToken }).pipe(
+    Effect.provide(FetchHttpClient.layer),
+    Effect.provide(FetchTest)
+  )
+
+describe("IntegrationClient", () => {
+  it.effect("decodes a page into the contract's classes and sends the bearer token", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const page = yield* api.billing.getVerificationQueue({ urlParams: { limit: 10 } })
+      expect(page.nextCursor).toBe("next")
+      expect(page.items[0]?.id).toBe(proposalId)
+      expect(page.items[0]?.createdAt).toBeInstanceOf(Date)
+    })
+  )
+
+  it.effect("decodes a 409 problem into Conflict with its code", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const error = yield* Effect.flip(
+        api.billing.passProposal({ path: { proposalId: proposalId as never }, payload: { externalReference: "ERP-1" } })
+      )
+      expect(error).toMatchObject({ status: 409, code: "BILLING_EXTERNAL_REFERENCE_ALREADY_USED", detail: "used: ERP-1" })
+    })
+  )
+
+  it.effect("decodes 400 and 404 problems by status", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const badRequest = yield* Effect.flip(
+        api.billing.reportFailed({ path: { invoiceId: proposalId as never }, payload: { reason: "x" } })
+      )
+      expect(badRequest).toMatchObject({ status: 400, code: "BILLING_INVOICE_STATUS_INVALID" })
+      const notFound = yield* Effect.flip(
+        api.billing.rejectProposal({ path: { proposalId: proposalId as never }, payload: { reason: "x" } })
+      )
+      expect(notFound).toMatchObject({ status: 404, title: "Not Found" })
+    })
+  )
+
+  it.effect("surfaces a 401 as Unauthorized", () =>
+    Effect.gen(function* () {
+      const api = yield* client("wrong-token")
+      const error = yield* Effect.flip(api.billing.getSendQueue({ urlParams: {} }))
+      expect(error).toMatchObject({ status: 401, title: "Unauthorized" })
+    })
+  )
+})
+
+describe("TokenClient.requestToken", () => {
+  const tokenEndpoint = (respond: (request: Request, body: string) => Response) =>
+    Layer.succeed(FetchHttpClient.Fetch, async (input, init) => {
+      const request = new Request(input, init)
+      return respond(request, await request.text())
+    })
+
+  it.effect("sends client_credentials with Basic credentials form-encoded first (RFC 6749 2.3.1)", () =>
+    Effect.gen(function* () {
+      const seen: Array<{ authorization: string | null; body: string; contentType: string | null }> = []
+      const token = yield* TokenClient.requestToken({
+        authUrl: "http://auth.test",
+        clientId: "app_1",
+        clientSecret: "service_sk_a+b:c"
+      }).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.provide(
+          tokenEndpoint((request, body) => {
+            seen.push({ authorization: request.headers.get("authorization"), body, contentType: request.headers.get("content-type") })
+            return Response.json({ access_token: "t", token_type: "Bearer", expires_in: 600 })
+          })
+        )
+      )
+      expect(token).toEqual({ access_token: "t", token_type: "Bearer", expires_in: 600 })
+      const basic = Buffer.from(seen[0]!.authorization!.replace(/^Basic /, ""), "base64").toString("utf8")
+      expect(basic).toBe("app_1:service_sk_a%2Bb%3Ac")
+      expect(seen[0]!.body).toBe("grant_type=client_credentials")
+      expect(seen[0]!.contentType).toContain("application/x-www-form-urlencoded")
+    })
+  )
+
+  it.effect("fails with the OAuth error and Retry-After on slow_down", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        TokenClient.requestToken({ authUrl: "http://auth.test", clientId: "app_1", clientSecret: "s" }).pipe(
+          Effect.provide(FetchHttpClient.layer),
+          Effect.provide(
+            tokenEndpoint(() =>
+              Response.json(
+                { error: "slow_down", error_description: "Too many token requests" },
+                { status: 429, headers: { "retry-after": "17" } }
+              )
+            )
+          )
+        )
+      )
+      expect(error).toMatchObject({ _tag: "TokenRequestFailed", status: 429, error: "slow_down", retryAfter: 17 })
+    })
+  )
+})
