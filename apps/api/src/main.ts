@@ -14,7 +14,18 @@ const demo = Effect.gen(function* () {
   const config = yield* AppConfig
   if (!config.demoData) return undefined
   const now = new Date(yield* Clock.currentTimeMillis)
-  const seed = yield* seedDemoData(now)
+  const seed = yield* seedDemoData(now).pipe(
+    Effect.catchTag("DemoOrganizationMissing", (missing) =>
+      Effect.as(
+        Effect.logWarning(
+          "DEMO_DATA is on but the database holds other organizations and no demo one; not seeding. Set DEMO_DATA=false.",
+          missing
+        ),
+        undefined
+      )
+    )
+  )
+  if (seed === undefined) return undefined
   const credentials = yield* ensureDemoCredentials({
     dataDir: config.dataDir,
     authUrl: config.authUrl,

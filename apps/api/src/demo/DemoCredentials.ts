@@ -1,0 +1,212 @@
+/**
+ * The demo Application's credentials on disk: `DATA_DIR/demo-credentials.json`, the interface the README, the
+ * harness and the scripts read. It holds exactly `{"client_id","client_secret","auth_url","base_url"}`, mode 0600.
+ *
+ * The secret itself is stored nowhere else (decisions 3: only its SHA-256 digest is kept), so the file is what
+ * lets a restarted development environment keep working with the same credentials. A file whose secret is no
+ * longer active (revoked, another database, deleted) is replaced by a fresh secret.
+ */
+import * as Db from "@propline/db/Db"
+import { constantTimeEqual } from "@propline/identity/ClientSecret"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { issueSecret, MAX_ACTIVE_SECRETS, revokeSecret, secretDigest } from "../identity/Applications.js"
+import type { DemoTenant } from "./DemoData.js"
+
+/** The file's name inside DATA_DIR. */
+export const DEMO_CREDENTIALS_FILE = "demo-credentials.json"
+
+/** The file's content: exactly these four keys (snake_case, as OAuth 2.0 names them). */
+export interface DemoCredentialsFile {
+  readonly client_id: string
+  /** `service_sk_…`; the only copy of the secret. */
+  readonly client_secret: string
+  /** {auth_url}: the identity host, no trailing slash. */
+  readonly auth_url: string
+  /** {base_url}: the API host, no trailing slash. */
+  readonly base_url: string
+}
+
+/** The credentials and where they were written (`filePath` is not part of the file). */
+export interface DemoCredentials extends DemoCredentialsFile {
+  readonly filePath: string
+}
+
+const SYSTEM_ACTOR = { type: "system", id: "demo-credentials" } as const
+
+/** The file's content, or undefined when it is missing, unreadable or not exactly the four string keys. */
+const readCredentialsFile = (path: string) =>
+  Effect.promise(async (): Promise<DemoCredentialsFile | undefined> => {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(path, "utf8"))
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
+      const record = parsed as Record<string, unknown>
+      const keys = ["client_id", "client_secret", "auth_url", "base_url"] as const
+      if (Object.keys(record).length !== keys.length || keys.some((key) => typeof record[key] !== "string")) {
+        return undefined
+      }
+      return {
+        client_id: record["client_id"] as string,
+        client_secret: record["client_secret"] as string,
+        auth_url: record["auth_url"] as string,
+        base_url: record["base_url"] as string
+      }
+    } catch {
+      return undefined
+    }
+  })
+
+/**
+ * Writes the file atomically: a temporary file with mode 0600 beside it, then a rename over it, so a reader sees
+ * the old file or the new one, never a part. Creates `dataDir` when missing.
+ */
+const writeCredentialsFile = (dataDir: string, path: string, content: DemoCredentialsFile) =>
+  Effect.promise(async () => {
+    await mkdir(dataDir, { recursive: true })
+    const temporary = `${path}.${randomUUID()}.tmp`
+    const ordered: DemoCredentialsFile = {
+      client_id: content.client_id,
+      client_secret: content.client_secret,
+      auth_url: content.auth_url,
+      base_url: content.base_url
+    }
+    try {
+      await writeFile(temporary, `${JSON.stringify(ordered, null, 2)}\n`, { mode: 0o600, flag: "wx" })
+      await chmod(temporary, 0o600) // whatever the umask did
+      await rename(temporary, path)
+    } catch (error) {
+      await rm(temporary, { force: true })
+      throw error
+    }
+  })
+
+/** A kept file that someone made readable to others is narrowed to 0600 again. */
+const ensureOwnerOnly = (path: string) =>
+  Effect.promise(async () => {
+    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600)
+  })
+
+/** Whether `secret` is an active secret of the Application (its digest compared in constant time). */
+const isActiveSecret = (applicationId: string, secret: string) =>
+  Effect.gen(function* () {
+    const active = yield* Db.query((db) =>
+      db
+        .selectFrom("applicationSecrets")
+        .select("secretDigest")
+        .where("applicationId", "=", applicationId)
+        .where("revokedAt", "is", null)
+        .execute()
+    )
+    const digest = Buffer.from(secretDigest(secret), "hex")
+    return active.some((row) => constantTimeEqual(Buffer.from(row.secretDigest, "hex"), digest))
+  })
+
+/**
+ * A new secret for the demo Application. When it already holds {@link MAX_ACTIVE_SECRETS} active secrets, the
+ * oldest is revoked first (audited, actor `system`). Runs in the caller's transaction.
+ */
+const freshSecret = (applicationId: string, now: Date) =>
+  Effect.gen(function* () {
+    const active = yield* Db.query((db) =>
+      db
+        .selectFrom("applicationSecrets")
+        .select("id")
+        .where("applicationId", "=", applicationId)
+        .where("revokedAt", "is", null)
+        .orderBy("createdAt")
+        .orderBy("id")
+        .execute()
+    )
+    for (const secret of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_SECRETS - 1)))) {
+      yield* revokeSecret({ secretId: secret.id, actor: SYSTEM_ACTOR, now })
+    }
+    return yield* issueSecret({ applicationId, actor: SYSTEM_ACTOR, now }).pipe(
+      Effect.catchTag("SecretLimitReached", Effect.die)
+    )
+  })
+
+/**
+ * Makes sure `dataDir/demo-credentials.json` holds working credentials of the demo Application `seed`, and
+ * returns them with the file's path.
+ *
+ * - The file exists, names `seed.clientId`, and its secret's digest matches an ACTIVE secret of the Application:
+ *   kept; rewritten only when `authUrl` or `baseUrl` changed.
+ * - Otherwise (missing, malformed, another client, a revoked or unknown secret): a new secret is issued, revoking
+ *   the oldest active one first when the Application holds 2, and the file is written (mode 0600, `dataDir`
+ *   created when missing, atomically through a temporary file and a rename).
+ *
+ * The whole check runs in one transaction holding the Application's row lock, so instances that start together
+ * take turns: the first writes the file, the others find it valid and keep it.
+ *
+ * Database and file-system failures are defects: start-up can't go on without the credentials it announces.
+ */
+export const ensureDemoCredentials = (input: {
+  readonly dataDir: string
+  readonly authUrl: string
+  readonly baseUrl: string
+  readonly seed: Pick<DemoTenant, "applicationId" | "clientId">
+  readonly now: Date
+}): Effect.Effect<DemoCredentials, never, Db.Db> =>
+  Db.transaction(
+    Effect.gen(function* () {
+      yield* Db.query((db) =>
+        db
+          .selectFrom("applications")
+          .select("id")
+          .where("id", "=", input.seed.applicationId)
+          .forUpdate()
+          .executeTakeFirstOrThrow()
+      )
+      const filePath = join(input.dataDir, DEMO_CREDENTIALS_FILE)
+      const existing = yield* readCredentialsFile(filePath)
+      const urls = { auth_url: input.authUrl, base_url: input.baseUrl }
+      if (
+        existing !== undefined &&
+        existing.client_id === input.seed.clientId &&
+        (yield* isActiveSecret(input.seed.applicationId, existing.client_secret))
+      ) {
+        const current = { ...existing, ...urls }
+        if (existing.auth_url !== input.authUrl || existing.base_url !== input.baseUrl) {
+          yield* writeCredentialsFile(input.dataDir, filePath, current)
+        } else {
+          yield* ensureOwnerOnly(filePath)
+        }
+        return { ...current, filePath }
+      }
+      const { secret } = yield* freshSecret(input.seed.applicationId, input.now)
+      const content = { client_id: input.seed.clientId, client_secret: secret, ...urls }
+      yield* writeCredentialsFile(input.dataDir, filePath, content)
+      return { ...content, filePath }
+    })
+  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoCredentials.ensureDemoCredentials"))
+
+/**
+ * The text the start command prints once the hosts listen: the two hosts, the credentials, the file they are in,
+ * and ready-to-paste commands for a token (client credentials, HTTP Basic; spec 5.1, 5.2) and for the
+ * verification queue.
+ */
+export const printDemoBanner = (credentials: DemoCredentials): string => {
+  const basic = `'${credentials.client_id}:${credentials.client_secret}'`
+  const tokenCommand = `curl -s -u ${basic} -d grant_type=client_credentials ${credentials.auth_url}/oauth/token`
+  return [
+    "",
+    "Demo environment ready",
+    "",
+    `  Identity host (auth_url)  ${credentials.auth_url}   token endpoint ${credentials.auth_url}/oauth/token`,
+    `  API host (base_url)       ${credentials.base_url}   reference ${credentials.base_url}/docs`,
+    "",
+    `  client_id      ${credentials.client_id}`,
+    `  client_secret  ${credentials.client_secret}`,
+    `  saved in       ${credentials.filePath}`,
+    "",
+    "  Get a token:",
+    `    ${tokenCommand}`,
+    "",
+    "  Read the verification queue:",
+    `    TOKEN=$(${tokenCommand} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    `    curl -s -H "Authorization: Bearer $TOKEN" ${credentials.base_url}/v1/billing/verification-queue`,
+    ""
+  ].join("\n")
+}
