@@ -934,12 +934,16 @@ export const demoPlan = (now: Date): DemoPlan => {
         updatedAt: now
       }
     ],
+    // One millisecond apart in tree order, so lists ordered by creation show parents before children.
     operationalContexts: [
       ...operationalContexts,
       contextRow(fjordId, fjordRoot, null, "organization", SECOND_ORGANIZATION_NAME),
       contextRow(fjordId, fjordRegion, fjordRoot, "region", "Rogaland"),
       contextRow(fjordId, fjordProperty, fjordRegion, "property", "Stavanger Sentrum")
-    ],
+    ].map((row, index) => {
+      const at = new Date(setupAt.getTime() + index)
+      return { ...row, createdAt: at, updatedAt: at }
+    }),
     customers: [
       ...customers,
       {
