@@ -1,0 +1,214 @@
+/**
+ * The benchmark's baseline: the least a plain Node server does to answer the two measured operations, run as its
+ * own process (like the product) so it does not share an event loop with the load generator. Started by
+ * `bench.ts`; not a product component.
+ *
+ * - `GET /send-queue?limit=N` (1..100, default 50): the SQL the API runs for one send-queue page, on a `pg.Pool`
+ *   of the same size as the API's (10): the organization's billing integration (the API checks one is configured),
+ *   the recursive CTE of the visible contexts (`ContextRepository.visibleContextIds`), then
+ *   `select * from invoices … order by approved_at, id limit N + 1` (`BillingRepository.sendQueue`). Rows are
+ *   serialized with `JSON.stringify` as `{ items, nextCursor }`. No token verification: the organization and the
+ *   granted contexts come from the environment (those of the demo Application).
+ * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of
+ *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
+ *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
+ *   roles, ctx) signed with node:crypto (P-256 key made at start-up). No rate limiting, no `last_used_at` write, no
+ *   discovery or error details beyond `invalid_client` / `invalid_request`.
+ *
+ * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), ISSUER, AUDIENCE, POOL_MAX (default
+ * 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
+ */
+import { createHash, generateKeyPairSync, randomUUID, sign, timingSafeEqual } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import pg from "pg"
+
+const env = (name: string): string => {
+  const value = process.env[name]
+  if (value === undefined || value === "") throw new Error(`${name} is not set`)
+  return value
+}
+
+const organizationId = env("ORGANIZATION_ID")
+const grantedContextIds = JSON.parse(env("GRANTED_CONTEXT_IDS")) as Array<string>
+const issuer = env("ISSUER")
+const audience = env("AUDIENCE")
+const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: Number(process.env["POOL_MAX"] ?? "10") })
+pool.on("error", () => {})
+
+const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
+const kid = randomUUID()
+const jwtHeader = Buffer.from(JSON.stringify({ alg: "ES256", typ: "at+jwt", kid })).toString("base64url")
+
+const TOKEN_TTL_SECONDS = 600
+const MAX_BODY_BYTES = 4096
+const wellFormedSecret = /^service_sk_[0-9A-Za-z]{43}$/
+
+const json = (response: ServerResponse, status: number, body: unknown): void => {
+  const text = JSON.stringify(body)
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store"
+  })
+  response.end(text)
+}
+
+const readBody = (request: IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+    })
+    request.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")))
+    request.on("error", reject)
+  })
+
+/** `$from, $from+1, …` for `count` parameters: kysely writes `in (…)` lists this way, so the plans match. */
+const placeholders = (from: number, count: number): string =>
+  Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ")
+
+const VISIBLE_CONTEXTS_SQL = `
+  with recursive visible(id) as (
+    select id from operational_contexts where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
+    union
+    select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+  )
+  select id from visible`
+
+const sendQueueSql = (contextCount: number): string => `
+  select * from invoices
+  where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
+  order by approved_at, id
+  limit $${contextCount + 2}`
+
+const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
+  const limitParam = url.searchParams.get("limit")
+  const limit = limitParam === null ? 50 : Number(limitParam)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return json(response, 400, { error: "limit" })
+  const integration = await pool.query("select status, declared_gates from billing_integrations where organization_id = $1", [
+    organizationId
+  ])
+  if (integration.rowCount === 0) return json(response, 400, { error: "integration" })
+  const visible =
+    grantedContextIds.length === 0
+      ? []
+      : (await pool.query<{ id: string }>(VISIBLE_CONTEXTS_SQL, [organizationId, ...grantedContextIds])).rows
+  const contextIds = visible.map((row) => row.id)
+  const rows =
+    contextIds.length === 0
+      ? []
+      : (
+          await pool.query<{ id: string; approved_at: Date }>(sendQueueSql(contextIds.length), [
+            organizationId,
+            ...contextIds,
+            limit + 1
+          ])
+        ).rows
+  const items = rows.slice(0, limit)
+  const last = items[items.length - 1]
+  const nextCursor =
+    rows.length > limit && last !== undefined
+      ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.approved_at.toISOString(), i: last.id })).toString("base64url")
+      : null
+  json(response, 200, { items, nextCursor })
+}
+
+const CLIENT_SQL = `
+  select a.id, a.organization_id, a.roles, s.secret_digest,
+         array(select c.operational_context_id from application_contexts c
+               where c.application_id = a.id order by c.operational_context_id) as ctx
+  from applications a
+  join application_secrets s on s.application_id = a.id and s.revoked_at is null
+  where a.client_id = $1 and a.status = 'active'`
+
+interface ClientRow {
+  readonly id: string
+  readonly organization_id: string
+  readonly roles: Array<string>
+  readonly secret_digest: string
+  readonly ctx: Array<string>
+}
+
+const basicCredentials = (header: string | undefined): { clientId: string; secret: string } | undefined => {
+  if (header === undefined || !header.startsWith("Basic ")) return undefined
+  const decoded = Buffer.from(header.slice(6), "base64").toString("utf8")
+  const colon = decoded.indexOf(":")
+  if (colon <= 0) return undefined
+  return {
+    clientId: decodeURIComponent(decoded.slice(0, colon).replaceAll("+", " ")),
+    secret: decodeURIComponent(decoded.slice(colon + 1).replaceAll("+", " "))
+  }
+}
+
+const token = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const body = await readBody(request)
+  const contentType = request.headers["content-type"] ?? ""
+  if (body === undefined || !contentType.startsWith("application/x-www-form-urlencoded")) {
+    return json(response, 400, { error: "invalid_request" })
+  }
+  if (new URLSearchParams(body).get("grant_type") !== "client_credentials") {
+    return json(response, 400, { error: "unsupported_grant_type" })
+  }
+  const credentials = basicCredentials(request.headers.authorization)
+  if (credentials === undefined || !wellFormedSecret.test(credentials.secret)) {
+    return json(response, 401, { error: "invalid_client" })
+  }
+  const { rows } = await pool.query<ClientRow>(CLIENT_SQL, [credentials.clientId])
+  const presented = createHash("sha256").update(credentials.secret, "utf8").digest()
+  let client: ClientRow | undefined
+  for (const row of rows) {
+    if (timingSafeEqual(presented, Buffer.from(row.secret_digest, "hex")) && client === undefined) client = row
+  }
+  if (client === undefined) return json(response, 401, { error: "invalid_client" })
+  const iat = Math.floor(Date.now() / 1000)
+  const claims = {
+    iss: issuer,
+    sub: client.id,
+    aud: audience,
+    exp: iat + TOKEN_TTL_SECONDS,
+    iat,
+    jti: randomUUID(),
+    client_id: credentials.clientId,
+    org: client.organization_id,
+    roles: client.roles,
+    ctx: client.ctx
+  }
+  const signingInput = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
+  const signature = sign("sha256", Buffer.from(signingInput), { key: privateKey, dsaEncoding: "ieee-p1363" })
+  json(response, 200, {
+    access_token: `${signingInput}.${signature.toString("base64url")}`,
+    token_type: "Bearer",
+    expires_in: TOKEN_TTL_SECONDS
+  })
+}
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? "/", "http://127.0.0.1")
+  const handled =
+    request.method === "GET" && url.pathname === "/send-queue"
+      ? sendQueue(url, response)
+      : request.method === "POST" && url.pathname === "/oauth/token"
+        ? token(request, response)
+        : Promise.resolve(json(response, 404, { error: "not_found" }))
+  handled.catch((error: unknown) => {
+    console.error(error)
+    if (!response.headersSent) json(response, 500, { error: "server_error" })
+    else response.destroy()
+  })
+})
+
+const shutdown = (): void => {
+  server.close()
+  server.closeAllConnections()
+  void pool.end().finally(() => process.exit(0))
+}
+process.on("SIGTERM", shutdown)
+process.on("SIGINT", shutdown)
+
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address()
+  if (address === null || typeof address === "string") throw new Error("no port")
+  process.stdout.write(`${JSON.stringify({ port: address.port, kid, publicJwk: publicKey.export({ format: "jwk" }) })}\n`)
+})
