@@ -1,0 +1,213 @@
+/**
+ * The identity host ({auth_url}; decisions 1):
+ *
+ * - `POST /oauth/token` (spec 5.1 to 5.3 and 7.2; decisions 3; RFC 6749 5.1 and 5.2). Success: 200
+ *   `{ access_token, token_type: "Bearer", expires_in: 600 }`. Refusal: the domain's status and
+ *   `{ error, error_description }`; a 401 after HTTP Basic carries `WWW-Authenticate: Basic realm="<authUrl>",
+ *   error="invalid_client"` (after client_secret_post it carries none: RFC 6749 5.2 requires it only when the client
+ *   used the Authorization header); `slow_down` (429) carries `Retry-After` in whole seconds. Every response of this
+ *   path, including 405 and 500, carries `Cache-Control: no-store` and `Pragma: no-cache`. Another method: 405 with
+ *   `Allow: POST` and an `invalid_request` body. A body over {@link MAX_TOKEN_REQUEST_BYTES} bytes, one that is not
+ *   UTF-8, or one the client aborted: 400 `invalid_request`; the body is never buffered beyond the limit (a larger
+ *   declared Content-Length is refused before reading; a larger chunked body is read to its end and discarded).
+ * - `GET /.well-known/openid-configuration` and `GET /.well-known/oauth-authorization-server`: the same RFC 8414
+ *   metadata, `Cache-Control: public, max-age=300`. `issuer` is `AppConfig.authUrl` exactly (no trailing slash),
+ *   which is what oauth4webapi's `processDiscoveryResponse` compares with the URL it was given.
+ *   `response_types_supported` is `[]`: RFC 8414 requires the member, and this server has no authorization
+ *   endpoint, so it supports no response type.
+ * - `GET /.well-known/jwks.json`: `{ keys }`, the public keys of `SigningKeys` (kid, alg ES256, use sig),
+ *   `Cache-Control: public, max-age=60`.
+ *
+ * Other paths: 404 problem details (spec 2.3); another method on a discovery path: 405 with `Allow: GET, HEAD`.
+ * Every response carries `X-Request-Id` (decisions 4; `http/RequestId.ts`).
+ *
+ * Serving it: `HttpServer.serve(IdentityHttpApp)` on a `NodeHttpServer.layer`, with {@link IdentityLive}
+ * (see `Hosts.ts`).
+ */
+import { type HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { Db } from "@propline/db/Db"
+import {
+  GRANT_TYPE_CLIENT_CREDENTIALS,
+  GRANT_TYPE_INSTALLATION_TOKEN,
+  parseTokenRequest
+} from "@propline/identity/TokenRequest"
+import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
+import { Cause, Effect, Either, Layer, Stream } from "effect"
+import { AppConfig } from "../AppConfig.js"
+import { requestId } from "../http/RequestId.js"
+import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
+import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+import { TokenIssuer } from "./TokenIssuer.js"
+
+/** The largest token request body read, in bytes (16 KiB; a real one is well under 2 KiB). */
+export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024
+
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const
+
+const tokenJson = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers: { ...NO_STORE, ...headers } })
+
+const tokenErrorResponse = (error: TokenError, realm: string) => {
+  const challenge = wwwAuthenticate(error, realm)
+  return tokenJson(toOAuthErrorBody(error), error.status, {
+    ...(challenge === undefined ? {} : { "www-authenticate": challenge }),
+    ...(error._tag === "SlowDown" ? { "retry-after": String(error.retryAfterSeconds) } : {})
+  })
+}
+
+const problem = (status: number, title: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(
+    { type: "about:blank", title, status },
+    { status, contentType: "application/problem+json", headers }
+  )
+
+type Body =
+  | { readonly _tag: "Read"; readonly bytes: Uint8Array }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Unreadable" }
+
+/** The body, keeping at most {@link MAX_TOKEN_REQUEST_BYTES}; bytes beyond are read and dropped. */
+const readBoundedBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Body> => {
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > MAX_TOKEN_REQUEST_BYTES) {
+    return Effect.succeed({ _tag: "TooLarge" })
+  }
+  return Stream.runFold(
+    request.stream,
+    { chunks: [] as Array<Uint8Array>, size: 0 },
+    (acc, chunk) => {
+      acc.size += chunk.length
+      if (acc.size <= MAX_TOKEN_REQUEST_BYTES) acc.chunks.push(chunk)
+      return acc
+    }
+  ).pipe(
+    Effect.map((acc): Body =>
+      acc.size > MAX_TOKEN_REQUEST_BYTES ? { _tag: "TooLarge" } : { _tag: "Read", bytes: Buffer.concat(acc.chunks) }
+    ),
+    Effect.orElseSucceed((): Body => ({ _tag: "Unreadable" }))
+  )
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+
+const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+const invalidRequest = (errorDescription: string) => new InvalidRequest({ errorDescription })
+
+/** `POST /oauth/token`: any method (405 for all but POST), so that the 405 carries the token endpoint's headers. */
+const tokenEndpoint = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { authUrl } = yield* AppConfig
+  if (request.method !== "POST") {
+    return tokenJson(
+      toOAuthErrorBody(invalidRequest("The token endpoint accepts POST only.")),
+      405,
+      { allow: "POST" }
+    )
+  }
+  const body = yield* readBoundedBody(request)
+  if (body._tag === "TooLarge") {
+    return tokenErrorResponse(invalidRequest(`The request body exceeds ${MAX_TOKEN_REQUEST_BYTES} bytes.`), authUrl)
+  }
+  if (body._tag === "Unreadable") {
+    return tokenErrorResponse(invalidRequest("The request body could not be read."), authUrl)
+  }
+  const text = decodeUtf8(body.bytes)
+  if (text === undefined) {
+    return tokenErrorResponse(invalidRequest("The request body is not UTF-8 text."), authUrl)
+  }
+  const parsed = parseTokenRequest({
+    contentType: request.headers["content-type"],
+    body: text,
+    authorization: request.headers["authorization"]
+  })
+  if (Either.isLeft(parsed)) return tokenErrorResponse(parsed.left, authUrl)
+  const issuer = yield* TokenIssuer
+  return yield* issuer.issue(parsed.right).pipe(
+    Effect.match({
+      onFailure: (error) => tokenErrorResponse(error, authUrl),
+      onSuccess: (token) =>
+        tokenJson({ access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn }, 200)
+    })
+  )
+}).pipe(
+  Effect.catchAllCause((cause) =>
+    // A client that hung up interrupts the fiber: nothing to answer, nothing to log as a failure.
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.logError("token endpoint failed", cause).pipe(
+          Effect.as(
+            tokenJson({ error: "server_error", error_description: "The server could not handle the request." }, 500)
+          )
+        )
+  )
+)
+
+/** Serves `handler` for GET (and HEAD, whose body the server drops); 405 for other methods. */
+const readOnly = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    request.method === "GET" || request.method === "HEAD"
+      ? handler
+      : Effect.succeed(problem(405, "Method Not Allowed", { allow: "GET, HEAD" }))
+  )
+
+/** The authorization server metadata (RFC 8414 2) of the identity host at `authUrl`. */
+export const serverMetadata = (authUrl: string) => ({
+  issuer: authUrl,
+  token_endpoint: `${authUrl}/oauth/token`,
+  jwks_uri: `${authUrl}/.well-known/jwks.json`,
+  grant_types_supported: [GRANT_TYPE_CLIENT_CREDENTIALS, GRANT_TYPE_INSTALLATION_TOKEN],
+  token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+  token_endpoint_auth_signing_alg_values_supported: [SIGNING_ALGORITHM],
+  response_types_supported: [] as Array<string>
+})
+
+const discovery = readOnly(
+  Effect.map(AppConfig, (config) =>
+    HttpServerResponse.unsafeJson(serverMetadata(config.authUrl), {
+      headers: { "cache-control": "public, max-age=300" }
+    })
+  )
+)
+
+const jwks = readOnly(
+  Effect.flatMap(SigningKeys, (keys) => keys.jwks).pipe(
+    Effect.map((set) => HttpServerResponse.unsafeJson(set, { headers: { "cache-control": "public, max-age=60" } }))
+  )
+)
+
+/** The identity host's routes. Requires `AppConfig`, `SigningKeys` and `TokenIssuer`. */
+export const IdentityRouter = HttpRouter.empty.pipe(
+  HttpRouter.all("/oauth/token", tokenEndpoint),
+  HttpRouter.all("/.well-known/openid-configuration", discovery),
+  HttpRouter.all("/.well-known/oauth-authorization-server", discovery),
+  HttpRouter.all("/.well-known/jwks.json", jwks)
+)
+
+/**
+ * The identity host as an `HttpApp`: {@link IdentityRouter} with 404 and 500 answered as problem details, and
+ * `X-Request-Id` on every response (the API host's `requestId` middleware, so both hosts keep the same ids).
+ * Fails only by interruption (the client hung up).
+ */
+export const IdentityHttpApp: HttpApp.Default<never, AppConfig | SigningKeys | TokenIssuer> = IdentityRouter.pipe(
+  Effect.catchTag("RouteNotFound", () => Effect.succeed(problem(404, "Not Found"))),
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.logError("identity host request failed", cause).pipe(Effect.as(problem(500, "Internal Server Error")))
+  ),
+  requestId
+)
+
+/**
+ * The services of the identity host, also used by the API host (`AccessTokenVerifier`). Requires `Db` and
+ * `AppConfig`. `SigningKeys` is built once (layers are memoised by reference).
+ */
+export const IdentityLive: Layer.Layer<SigningKeys | TokenIssuer | AccessTokenVerifier, never, Db | AppConfig> =
+  Layer.mergeAll(SigningKeys.Default, TokenIssuer.Default, AccessTokenVerifier.Default)

@@ -1,0 +1,247 @@
+/**
+ * The ES256 keys that sign access tokens (decisions 3), kept in `signing_keys` so that every instance of the
+ * identity host signs with the same key and every instance of the API host can verify without calling the
+ * identity host.
+ *
+ * - The first use on an empty database creates the first key. Instances starting together serialise on a
+ *   PostgreSQL advisory lock held for the creating transaction, so exactly one key is created.
+ * - {@link SigningKeysShape.rotate} retires the active key and creates the next one. A retired key stays
+ *   published (JWKS, and accepted by `AccessTokenVerifier`) for {@link RETIRED_KEY_RETENTION_SECONDS}: the
+ *   token lifetime plus a margin for instances that have not yet noticed the rotation.
+ * - Imported keys are cached in memory by kid (a kid names immutable key material). The list of keys is re-read
+ *   at most every {@link REFRESH_INTERVAL_MS}, or, throttled to once per {@link UNKNOWN_KID_REFRESH_INTERVAL_MS},
+ *   when a token names a kid this instance does not know, so stateless instances converge after a rotation.
+ *
+ * Time comes from Effect's `Clock`. Database failures are defects: no caller can act on them.
+ */
+import * as Db from "@propline/db/Db"
+import { ACCESS_TOKEN_TTL_SECONDS } from "@propline/identity/AccessTokenClaims"
+import { Clock, Effect, Option, Ref, SynchronizedRef } from "effect"
+import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose"
+import { sql } from "kysely"
+
+/** The only signing algorithm (decisions 3). */
+export const SIGNING_ALGORITHM = "ES256"
+
+/** How long this instance trusts its in-memory list of keys before re-reading the database, in milliseconds. */
+export const REFRESH_INTERVAL_MS = 5_000
+
+/** The shortest time between two database reads caused by unknown kids, in milliseconds (bounds forged kids). */
+export const UNKNOWN_KID_REFRESH_INTERVAL_MS = 1_000
+
+/**
+ * How long a retired key stays published after `retiredAt`, in seconds: a token's 600 s lifetime, plus 60 s for
+ * an instance that signed with the key up to {@link REFRESH_INTERVAL_MS} after the rotation and for clock skew.
+ */
+export const RETIRED_KEY_RETENTION_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60
+
+/** A key to sign with: its kid (the RFC 7638 thumbprint of the public key) and the private key. */
+export interface ActiveSigningKey {
+  readonly kid: string
+  readonly privateKey: CryptoKey
+}
+
+/** A public JWK as published: `kty`, `crv`, `x`, `y`, plus `kid`, `alg: "ES256"` and `use: "sig"`. */
+export type PublicJwk = JWK & { readonly kid: string; readonly alg: "ES256"; readonly use: "sig" }
+
+export interface SigningKeysShape {
+  /** The active key, created on first use. */
+  readonly current: Effect.Effect<ActiveSigningKey>
+  /** The public keys a verifier accepts: the active key and keys retired less than the retention ago. */
+  readonly jwks: Effect.Effect<{ readonly keys: ReadonlyArray<PublicJwk> }>
+  /** The public key with this kid, if it is active or recently retired; an unknown kid re-reads the database. */
+  readonly publicKey: (kid: string) => Effect.Effect<Option.Option<CryptoKey>>
+  /** Retires the active key at `now` and makes a new one active; returns the new kid. */
+  readonly rotate: (now: Date) => Effect.Effect<{ readonly kid: string }>
+}
+
+interface KeyRow {
+  readonly kid: string
+  readonly privateJwk: Record<string, unknown>
+  readonly publicJwk: Record<string, unknown>
+  readonly createdAt: Date
+  readonly retiredAt: Date | null
+}
+
+interface Snapshot {
+  /** Published keys, active first. */
+  readonly rows: ReadonlyArray<KeyRow>
+  readonly active: KeyRow
+  /** Clock time of the read, in milliseconds. */
+  readonly loadedAt: number
+}
+
+// Any constant works as long as every instance uses the same one; hashtext keeps it readable in pg_locks.
+const lockSigningKeys = Db.query((db) =>
+  sql`select pg_advisory_xact_lock(hashtext('propline.signing_keys'))`.execute(db)
+)
+
+/** Fresh key material; generated outside the transaction so the lock is held only for two statements. */
+const generateKey = (now: Date): Effect.Effect<KeyRow> =>
+  Effect.promise(async () => {
+    const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true })
+    const publicJwk = await exportJWK(publicKey)
+    const kid = await calculateJwkThumbprint(publicJwk, "sha256")
+    const privateJwk = await exportJWK(privateKey)
+    return {
+      kid,
+      privateJwk: { ...privateJwk, kid, alg: SIGNING_ALGORITHM },
+      publicJwk: { ...publicJwk, kid, alg: SIGNING_ALGORITHM, use: "sig" },
+      createdAt: now,
+      retiredAt: null
+    }
+  })
+
+const insertKey = (key: KeyRow) =>
+  Db.query((db) =>
+    db
+      .insertInto("signingKeys")
+      .values({
+        kid: key.kid,
+        algorithm: SIGNING_ALGORITHM,
+        privateJwk: key.privateJwk,
+        publicJwk: key.publicJwk,
+        createdAt: key.createdAt,
+        retiredAt: null
+      })
+      .execute()
+  )
+
+const hasActiveKey = Db.query((db) =>
+  db.selectFrom("signingKeys").select("kid").where("retiredAt", "is", null).limit(1).executeTakeFirst()
+).pipe(Effect.map((row) => row !== undefined))
+
+/** Creates the first key unless another instance did; serialised by the advisory lock. */
+const ensureActiveKey = (now: Date) =>
+  Effect.flatMap(generateKey(now), (candidate) =>
+    Db.transaction(
+      Effect.gen(function* () {
+        yield* lockSigningKeys
+        if (yield* hasActiveKey) return
+        yield* insertKey(candidate)
+      })
+    )
+  )
+
+const selectPublishedKeys = (now: number) =>
+  Db.query((db) =>
+    db
+      .selectFrom("signingKeys")
+      .select(["kid", "privateJwk", "publicJwk", "createdAt", "retiredAt"])
+      .where((eb) =>
+        eb.or([
+          eb("retiredAt", "is", null),
+          eb("retiredAt", ">", new Date(now - RETIRED_KEY_RETENTION_SECONDS * 1000))
+        ])
+      )
+      // Active keys first; among several active ones (only possible by hand) the newest signs.
+      .orderBy(sql`retired_at is null`, "desc")
+      .orderBy("createdAt", "desc")
+      .orderBy("kid")
+      .execute()
+  )
+
+export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/identity/SigningKeys", {
+  effect: Effect.gen(function* () {
+    const db = yield* Db.Db
+    const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
+    // Imported keys by kid; key material under a kid never changes, so entries never go stale.
+    const publicKeys = new Map<string, CryptoKey>()
+    const privateKeys = new Map<string, CryptoKey>()
+    const lastUnknownKidRefresh = yield* Ref.make(Number.NEGATIVE_INFINITY)
+
+    const load = (now: number): Effect.Effect<Snapshot> =>
+      Effect.gen(function* () {
+        let rows: ReadonlyArray<KeyRow> = yield* selectPublishedKeys(now)
+        if (rows[0]?.retiredAt !== null) {
+          yield* ensureActiveKey(new Date(now))
+          rows = yield* selectPublishedKeys(now)
+        }
+        const active = rows[0]
+        if (active === undefined || active.retiredAt !== null) return yield* Effect.dieMessage("no active signing key")
+        return { rows, active, loadedAt: now }
+      }).pipe(Effect.provideService(Db.Db, db), Effect.orDie)
+
+    /** The snapshot, re-read when older than the refresh interval or when `stale` says so. */
+    const read = (stale: (current: Snapshot, now: number) => boolean = () => false): Effect.Effect<Snapshot> =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const fresh = (s: Snapshot | undefined): s is Snapshot =>
+          s !== undefined && now - s.loadedAt < REFRESH_INTERVAL_MS && now >= s.loadedAt && !stale(s, now)
+        const cached = yield* SynchronizedRef.get(snapshot)
+        if (fresh(cached)) return cached
+        // One read at a time per instance; callers queued behind it reuse its result.
+        return yield* SynchronizedRef.modifyEffect(snapshot, (current) =>
+          fresh(current) ? Effect.succeed([current, current] as const) : Effect.map(load(now), (s) => [s, s] as const)
+        )
+      })
+
+    const importPublic = (row: KeyRow): Effect.Effect<CryptoKey> => {
+      const known = publicKeys.get(row.kid)
+      if (known !== undefined) return Effect.succeed(known)
+      return Effect.promise(() => importJWK(row.publicJwk as JWK, SIGNING_ALGORITHM) as Promise<CryptoKey>).pipe(
+        Effect.tap((key) => Effect.sync(() => publicKeys.set(row.kid, key)))
+      )
+    }
+
+    const importPrivate = (row: KeyRow): Effect.Effect<CryptoKey> => {
+      const known = privateKeys.get(row.kid)
+      if (known !== undefined) return Effect.succeed(known)
+      return Effect.promise(() => importJWK(row.privateJwk as JWK, SIGNING_ALGORITHM) as Promise<CryptoKey>).pipe(
+        Effect.tap((key) => Effect.sync(() => privateKeys.set(row.kid, key)))
+      )
+    }
+
+    const current: SigningKeysShape["current"] = Effect.gen(function* () {
+      const { active } = yield* read()
+      return { kid: active.kid, privateKey: yield* importPrivate(active) }
+    }).pipe(Effect.withSpan("SigningKeys.current"))
+
+    // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
+    const published = (s: Snapshot): Effect.Effect<ReadonlyArray<KeyRow>> =>
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        s.rows.filter(
+          (row) => row.retiredAt === null || row.retiredAt.getTime() > now - RETIRED_KEY_RETENTION_SECONDS * 1000
+        )
+      )
+
+    const jwks: SigningKeysShape["jwks"] = read().pipe(
+      Effect.flatMap(published),
+      Effect.map((rows) => ({ keys: rows.map((row) => row.publicJwk as PublicJwk) })),
+      Effect.withSpan("SigningKeys.jwks")
+    )
+
+    const publicKey: SigningKeysShape["publicKey"] = (kid) =>
+      Effect.gen(function* () {
+        const throttleOpen = (now: number) =>
+          Ref.modify(lastUnknownKidRefresh, (last) =>
+            now - last >= UNKNOWN_KID_REFRESH_INTERVAL_MS || now < last ? [true, now] : [false, last]
+          )
+        let s = yield* read()
+        if (!s.rows.some((row) => row.kid === kid)) {
+          const now = yield* Clock.currentTimeMillis
+          if (yield* throttleOpen(now)) s = yield* read((current) => !current.rows.some((row) => row.kid === kid))
+        }
+        const row = (yield* published(s)).find((candidate) => candidate.kid === kid)
+        return row === undefined ? Option.none() : Option.some(yield* importPublic(row))
+      }).pipe(Effect.withSpan("SigningKeys.publicKey", { attributes: { kid } }))
+
+    const rotate: SigningKeysShape["rotate"] = (now) =>
+      Effect.gen(function* () {
+        const next = yield* generateKey(now)
+        yield* Db.transaction(
+          Effect.gen(function* () {
+            yield* lockSigningKeys
+            yield* Db.query((db) =>
+              db.updateTable("signingKeys").set({ retiredAt: now }).where("retiredAt", "is", null).execute()
+            )
+            yield* insertKey(next)
+          })
+        ).pipe(Effect.provideService(Db.Db, db), Effect.orDie)
+        yield* SynchronizedRef.set(snapshot, undefined)
+        return { kid: next.kid }
+      }).pipe(Effect.withSpan("SigningKeys.rotate"))
+
+    return { current, jwks, publicKey, rotate } satisfies SigningKeysShape
+  })
+}) {}

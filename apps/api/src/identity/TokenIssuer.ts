@@ -1,0 +1,252 @@
+/**
+ * Issues access tokens for requests that passed `TokenRequest.parseTokenRequest` (spec 5.1 to 5.3, 7.2 and 8;
+ * decisions 3).
+ *
+ * `client_credentials`, in order:
+ * 1. Authentication: the secret's shape, the Application by `client_id`, the secret's SHA-256 against the digests
+ *    of every active secret of the Application (each compared in constant time, all of them, no early exit),
+ *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`), whose body
+ *    does not say which check failed.
+ * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one):
+ *    one atomic upsert of the client's row in `token_rate_windows` for the current window, the previous window's
+ *    count, and `RateLimitWindow.judgeRequestRate`; over the limit is `slow_down` with `retryAfterSeconds`. A
+ *    refused request is counted too, so a client that keeps hammering stays refused. When a client opens a new
+ *    window its rows older than the previous window are deleted, and one time in {@link SWEEP_ONE_IN} every
+ *    client's are, so the table holds at most about two rows per recently active client.
+ * 3. The token: ES256 with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
+ *    (iss = authUrl, aud = baseUrl, sub = the Application's id, client_id, org, roles, ctx = granted contexts,
+ *    a random jti, iat now, exp iat + 600).
+ *
+ * Round trips per token: one read (Application, active secrets, granted contexts) and one rate-limit statement;
+ * the signing key is cached (`SigningKeys`). Writes per token: the rate-limit upsert and, at most once a minute per
+ * secret, the secret's `last_used_at` (operators read it to see which secret is still in use before revoking one;
+ * a minute is precise enough and spares a write per token). No audit entry per token: issuing a token changes no
+ * state (decisions 4 audits changes); the rate-limit row and `last_used_at` are the trace.
+ *
+ * The installation-token grant: connector apps and installations arrive in a later issue, so no app can own an
+ * assertion's key yet and every assertion is refused as `invalid_client` (`assertion_signature`) after the form
+ * was validated by `parseTokenRequest`.
+ *
+ * Time comes from Effect's `Clock`. Database failures are defects (the endpoint answers 500, never for client input).
+ */
+import * as Db from "@propline/db/Db"
+import { buildClaims, ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, type Role } from "@propline/identity/AccessTokenClaims"
+import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
+import {
+  judgeRequestRate,
+  TOKEN_RATE_LIMIT,
+  TOKEN_RATE_WINDOW_SECONDS,
+  windowStart
+} from "@propline/identity/RateLimitWindow"
+import { InvalidClient, SlowDown } from "@propline/identity/TokenError"
+import type { ClientCredentialsRequest, TokenRequest } from "@propline/identity/TokenRequest"
+import { Clock, Effect, Redacted } from "effect"
+import { SignJWT } from "jose"
+import { jsonArrayFrom } from "kysely/helpers/postgres"
+import { createHash, randomInt, randomUUID } from "node:crypto"
+import { AppConfig } from "../AppConfig.js"
+import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+
+/** One new window in this many also deletes every client's stale windows. */
+export const SWEEP_ONE_IN = 64
+
+/** `last_used_at` is written when older than this, in milliseconds. */
+export const LAST_USED_PRECISION_MS = 60_000
+
+/** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */
+export interface IssuedToken {
+  readonly accessToken: string
+  readonly tokenType: "Bearer"
+  /** Seconds: {@link ACCESS_TOKEN_TTL_SECONDS}. */
+  readonly expiresIn: number
+}
+
+export interface TokenIssuerShape {
+  /** A token for a parsed request; `invalid_client` (401) or `slow_down` (429) otherwise. */
+  readonly issue: (request: TokenRequest) => Effect.Effect<IssuedToken, InvalidClient | SlowDown>
+}
+
+interface AuthenticatedClient {
+  readonly applicationId: string
+  readonly clientId: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<Role>
+  /** Granted operational contexts (each includes its subtree). */
+  readonly contexts: ReadonlyArray<string>
+  readonly secretId: string
+  readonly secretLastUsedAt: Date | null
+}
+
+const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
+
+const rejected = (request: ClientCredentialsRequest) =>
+  new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
+
+export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/identity/TokenIssuer", {
+  effect: Effect.gen(function* () {
+    const db = yield* Db.Db
+    const config = yield* AppConfig
+    const signingKeys = yield* SigningKeys
+
+    // One round trip: the Application, its active secrets and its granted contexts.
+    const findApplication = (clientId: string) =>
+      Db.query((db) =>
+        db
+          .selectFrom("applications")
+          .select((eb) => [
+            "applications.id",
+            "applications.organizationId",
+            "applications.roles",
+            "applications.status",
+            jsonArrayFrom(
+              eb
+                .selectFrom("applicationSecrets")
+                .select(["applicationSecrets.id", "applicationSecrets.secretDigest", "applicationSecrets.lastUsedAt"])
+                .whereRef("applicationSecrets.applicationId", "=", "applications.id")
+                .where("applicationSecrets.revokedAt", "is", null)
+            ).as("secrets"),
+            jsonArrayFrom(
+              eb
+                .selectFrom("applicationContexts")
+                .select("applicationContexts.operationalContextId")
+                .whereRef("applicationContexts.applicationId", "=", "applications.id")
+                .orderBy("applicationContexts.operationalContextId")
+            ).as("contexts")
+          ])
+          .where("applications.clientId", "=", clientId)
+          .executeTakeFirst()
+      ).pipe(Effect.orDie)
+
+    const authenticate = (request: ClientCredentialsRequest): Effect.Effect<AuthenticatedClient, InvalidClient> =>
+      Effect.gen(function* () {
+        const secret = Redacted.value(request.clientSecret)
+        if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected(request))
+        const application = yield* findApplication(request.clientId)
+        const presented = sha256(secret)
+        let matched: { readonly id: string; readonly lastUsedAt: string | Date | null } | undefined
+        // Every active secret is compared, each in constant time, whether or not one matched already.
+        for (const candidate of application?.secrets ?? []) {
+          if (constantTimeEqual(presented, Buffer.from(candidate.secretDigest, "hex")) && matched === undefined) {
+            matched = candidate
+          }
+        }
+        if (application === undefined || matched === undefined || application.status !== "active") {
+          return yield* Effect.fail(rejected(request))
+        }
+        return {
+          applicationId: application.id,
+          clientId: request.clientId,
+          organizationId: application.organizationId,
+          roles: application.roles as ReadonlyArray<Role>,
+          contexts: application.contexts.map((row) => row.operationalContextId),
+          secretId: matched.id,
+          // A timestamp inside JSON arrives as text.
+          secretLastUsedAt: matched.lastUsedAt === null ? null : new Date(matched.lastUsedAt)
+        }
+      }).pipe(Effect.provideService(Db.Db, db))
+
+    const checkRate = (clientId: string, now: Date): Effect.Effect<void, SlowDown> =>
+      Effect.gen(function* () {
+        const current = windowStart(now, TOKEN_RATE_WINDOW_SECONDS)
+        const previous = new Date(current.getTime() - TOKEN_RATE_WINDOW_SECONDS * 1000)
+        // One atomic statement across instances: count this request in the current window, read the previous one.
+        const counts = yield* Db.query((db) =>
+          db
+            .with("counted", (db) =>
+              db
+                .insertInto("tokenRateWindows")
+                .values({ clientId, windowStart: current, requestCount: 1 })
+                .onConflict((oc) =>
+                  oc
+                    .columns(["clientId", "windowStart"])
+                    .doUpdateSet((eb) => ({ requestCount: eb("tokenRateWindows.requestCount", "+", 1) }))
+                )
+                .returning("requestCount")
+            )
+            .selectFrom("counted")
+            .select((eb) => [
+              "counted.requestCount",
+              eb
+                .selectFrom("tokenRateWindows")
+                .select("tokenRateWindows.requestCount")
+                .where("tokenRateWindows.clientId", "=", clientId)
+                .where("tokenRateWindows.windowStart", "=", previous)
+                .as("previousCount")
+            ])
+            .executeTakeFirstOrThrow()
+        )
+        const currentCount = Number(counts.requestCount)
+        if (currentCount === 1) {
+          const sweepAll = randomInt(SWEEP_ONE_IN) === 0
+          yield* Db.query((db) => {
+            const stale = db.deleteFrom("tokenRateWindows").where("windowStart", "<", previous)
+            return (sweepAll ? stale : stale.where("clientId", "=", clientId)).execute()
+          })
+        }
+        const verdict = judgeRequestRate({
+          limit: TOKEN_RATE_LIMIT,
+          windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
+          now,
+          currentWindowStart: current,
+          currentCount,
+          previousCount: Number(counts.previousCount ?? 0)
+        })
+        if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
+      }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))
+
+    const markSecretUsed = (client: AuthenticatedClient, now: Date) =>
+      client.secretLastUsedAt !== null && now.getTime() - client.secretLastUsedAt.getTime() < LAST_USED_PRECISION_MS
+        ? Effect.void
+        : Db.query((db) =>
+            db.updateTable("applicationSecrets").set({ lastUsedAt: now }).where("id", "=", client.secretId).execute()
+          ).pipe(Effect.orDie, Effect.asVoid)
+
+    const sign = (client: AuthenticatedClient, now: Date) =>
+      Effect.gen(function* () {
+        const key = yield* signingKeys.current
+        const claims = buildClaims({
+          issuer: config.authUrl,
+          audience: config.baseUrl,
+          clientId: client.clientId,
+          subject: client.applicationId,
+          organizationId: client.organizationId,
+          roles: client.roles,
+          contexts: client.contexts,
+          jti: randomUUID(),
+          now
+        })
+        return yield* Effect.promise(() =>
+          new SignJWT({ ...claims })
+            .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid })
+            .sign(key.privateKey)
+        )
+      })
+
+    const issueClientCredentials = (request: ClientCredentialsRequest) =>
+      Effect.gen(function* () {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const client = yield* authenticate(request)
+        yield* checkRate(client.clientId, now)
+        yield* markSecretUsed(client, now)
+        const accessToken = yield* sign(client, now)
+        return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
+      }).pipe(
+        Effect.tapError((error) =>
+          Effect.logDebug("token request refused").pipe(
+            Effect.annotateLogs({ error: error.error, reason: error._tag === "InvalidClient" ? error.reason : "" })
+          )
+        ),
+        Effect.provideService(Db.Db, db)
+      )
+
+    const issue: TokenIssuerShape["issue"] = (request) =>
+      (request._tag === "ClientCredentialsRequest"
+        ? issueClientCredentials(request)
+        : // Connector installations arrive in a later issue: no app key exists that could verify an assertion.
+          Effect.fail(new InvalidClient({ authenticationMethod: "private_key_jwt", reason: "assertion_signature" }))
+      ).pipe(Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag } }))
+
+    return { issue } satisfies TokenIssuerShape
+  }),
+  dependencies: [SigningKeys.Default]
+}) {}

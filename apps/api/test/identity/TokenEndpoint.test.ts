@@ -1,0 +1,540 @@
+/**
+ * POST {auth_url}/oauth/token, black-box over HTTP on PGlite and PostgreSQL (spec 5.1, 5.2, 5.5, 7.2 and 8;
+ * decisions 3).
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import * as Db from "@propline/db/Db"
+import * as TestDatabase from "@propline/db/TestDatabase"
+import { Effect } from "effect"
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
+import * as oauth from "oauth4webapi"
+import {
+  API_URL,
+  type ApplicationFixture,
+  basic,
+  clientSecretPostBody,
+  disableApplication,
+  FROZEN_AT,
+  identityHost,
+  issueSecret,
+  json,
+  newApplication,
+  postToken,
+  type Reply,
+  request,
+  revokeSecret,
+  TestHost,
+  tokenFor
+} from "./IdentityTestHost.js"
+
+const CLIENT_CREDENTIALS = "grant_type=client_credentials"
+
+const post = (app: ApplicationFixture, secret = app.secret) => clientSecretPostBody(app.clientId, secret)
+
+const expectNoStore = (reply: Reply) => {
+  expect(reply.headers.get("cache-control")).toBe("no-store")
+  expect(reply.headers.get("pragma")).toBe("no-cache")
+}
+
+const expectError = (reply: Reply, status: number, error: string) => {
+  expect({ status: reply.status, error: json(reply)["error"] }).toEqual({ status, error })
+  expect(typeof json(reply)["error_description"]).toBe("string")
+  expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
+  expectNoStore(reply)
+}
+
+const rateWindowCount = (clientId: string) =>
+  Db.query((db) =>
+    db.selectFrom("tokenRateWindows").select(["windowStart", "requestCount"]).where("clientId", "=", clientId).execute()
+  ).pipe(
+    Effect.orDie,
+    Effect.map((rows) => rows.reduce((sum, row) => sum + Number(row.requestCount), 0))
+  )
+
+describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
+  // The standalone `layer`, not `it.layer`: @effect/vitest's `it.layer` is replaced by the nesting variant once a
+  // layer callback ran, so a second top-level `it.layer` (the next database kind) would build on the first.
+  layer(identityHost(kind), { excludeTestServices: true, timeout: "60 seconds" })((it) => {
+    describe("a standard client (oauth4webapi)", () => {
+      const clientCredentials = (auth: (secret: string) => oauth.ClientAuth) =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const app = yield* newApplication({ roles: ["billing", "booking"] })
+          const issuer = new URL(host.url)
+          const as = yield* Effect.promise(async () =>
+            oauth.processDiscoveryResponse(
+              issuer,
+              await oauth.discoveryRequest(issuer, { [oauth.allowInsecureRequests]: true })
+            )
+          )
+          const client: oauth.Client = { client_id: app.clientId }
+          const response = yield* Effect.promise(async () =>
+            oauth.processClientCredentialsResponse(
+              as,
+              client,
+              await oauth.clientCredentialsGrantRequest(as, client, auth(app.secret), new URLSearchParams(), {
+                [oauth.allowInsecureRequests]: true
+              })
+            )
+          )
+          expect(response.token_type).toBe("bearer")
+          expect(response.expires_in).toBe(600)
+          expect(response.refresh_token).toBeUndefined()
+
+          const jwks = createRemoteJWKSet(new URL(as.jwks_uri!))
+          const { payload, protectedHeader } = yield* Effect.promise(() =>
+            jwtVerify(response.access_token, jwks, {
+              issuer: host.url,
+              audience: API_URL,
+              typ: "at+jwt",
+              algorithms: ["ES256"],
+              currentDate: FROZEN_AT
+            })
+          )
+          expect(protectedHeader).toMatchObject({ alg: "ES256", typ: "at+jwt" })
+          expect(typeof protectedHeader.kid).toBe("string")
+          expect(payload.exp! - payload.iat!).toBe(600)
+          expect(payload.iat).toBe(Math.floor(FROZEN_AT.getTime() / 1000))
+          expect(payload).toMatchObject({
+            iss: host.url,
+            aud: API_URL,
+            sub: app.applicationId,
+            client_id: app.clientId,
+            org: app.organizationId,
+            roles: ["billing", "booking"],
+            ctx: [app.contextId]
+          })
+          expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/)
+        })
+
+      it.effect("discovers the server and gets a token with client_secret_basic (client id sent as app%5F…)", () =>
+        clientCredentials(oauth.ClientSecretBasic)
+      )
+
+      it.effect("gets a token with client_secret_post", () => clientCredentials(oauth.ClientSecretPost))
+    })
+
+    describe("success response", () => {
+      it.effect("is 200 JSON with access_token, token_type Bearer, expires_in 600, and no-store", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(post(app))
+          expect(reply.status).toBe(200)
+          expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
+          expectNoStore(reply)
+          const body = json(reply)
+          expect(Object.keys(body).sort()).toEqual(["access_token", "expires_in", "token_type"])
+          expect(body).toMatchObject({ token_type: "Bearer", expires_in: 600 })
+          expect(decodeProtectedHeader(body["access_token"] as string)).toMatchObject({ alg: "ES256", typ: "at+jwt" })
+        })
+      )
+
+      it.effect("decodes percent-encoded Basic credentials (RFC 6749 Appendix B: %5F is _)", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const encoded = Buffer.from(`${app.clientId.replaceAll("_", "%5F")}:${app.secret.replaceAll("_", "%5F")}`)
+          expect(encoded.toString()).toContain("%5F")
+          const reply = yield* postToken(CLIENT_CREDENTIALS, { authorization: `Basic ${encoded.toString("base64")}` })
+          expect(reply.status).toBe(200)
+        })
+      )
+
+      it.effect("accepts a charset parameter on the content type", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(post(app), { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" })
+          expect(reply.status).toBe(200)
+        })
+      )
+
+      it.effect("treats an empty scope as omitted", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(`${post(app)}&scope=`)
+          expect(reply.status).toBe(200)
+        })
+      )
+
+      it.effect("records the secret's last use, at most once a minute", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const app = yield* newApplication()
+          const lastUsed = Db.query((db) =>
+            db.selectFrom("applicationSecrets").select("lastUsedAt").where("id", "=", app.secretId).executeTakeFirstOrThrow()
+          ).pipe(
+            Effect.orDie,
+            Effect.map((row) => row.lastUsedAt?.toISOString())
+          )
+          expect(yield* lastUsed).toBeUndefined()
+          yield* tokenFor(app)
+          expect(yield* lastUsed).toBe(FROZEN_AT.toISOString())
+          yield* Effect.ensuring(
+            Effect.gen(function* () {
+              host.clock.advance("59 seconds")
+              yield* tokenFor(app)
+              expect(yield* lastUsed).toBe(FROZEN_AT.toISOString())
+              host.clock.advance("1 second")
+              yield* tokenFor(app)
+              expect(yield* lastUsed).toBe(new Date(FROZEN_AT.getTime() + 60_000).toISOString())
+            }),
+            Effect.sync(() => host.clock.set(FROZEN_AT))
+          )
+        })
+      )
+    })
+
+    describe("invalid_request (400)", () => {
+      it.effect("body not form-encoded (JSON)", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(
+            JSON.stringify({ grant_type: "client_credentials", client_id: app.clientId, client_secret: app.secret }),
+            { "content-type": "application/json" }
+          )
+          expectError(reply, 400, "invalid_request")
+        })
+      )
+
+      it.effect("no content type", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* request("/oauth/token", {
+            method: "POST",
+            body: new Blob([post(app)]) // a Blob without a type sends no Content-Type
+          })
+          expectError(reply, 400, "invalid_request")
+        })
+      )
+
+      it.effect("grant_type missing", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          expectError(yield* postToken("", { authorization: basic(app.clientId, app.secret) }), 400, "invalid_request")
+          expectError(yield* postToken("grant_type=", { authorization: basic(app.clientId, app.secret) }), 400, "invalid_request")
+        })
+      )
+
+      it.effect("a parameter repeated", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          expectError(yield* postToken(`${post(app)}&grant_type=client_credentials`), 400, "invalid_request")
+          expectError(yield* postToken(`${post(app)}&client_id=${app.clientId}`), 400, "invalid_request")
+        })
+      )
+
+      it.effect("both credential methods (Basic and client_secret)", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(post(app), { authorization: basic(app.clientId, app.secret) })
+          expectError(reply, 400, "invalid_request")
+          expect(reply.headers.get("www-authenticate")).toBeNull()
+        })
+      )
+
+      it.effect("a body over 16 KiB, declared by Content-Length", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const reply = yield* postToken(`${post(app)}&padding=${"a".repeat(17 * 1024)}`)
+          expectError(reply, 400, "invalid_request")
+          const before = yield* rateWindowCount(app.clientId)
+          expect(before).toBe(0)
+        })
+      )
+
+      it.effect("a body over 16 KiB, streamed in chunks", () =>
+        Effect.gen(function* () {
+          const chunk = new TextEncoder().encode(`${CLIENT_CREDENTIALS}&padding=${"a".repeat(4096)}`)
+          let sent = 0
+          const body = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (sent++ < 8) controller.enqueue(chunk)
+              else controller.close()
+            }
+          })
+          const reply = yield* request("/oauth/token", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body,
+            duplex: "half"
+            // Node's fetch needs duplex "half" to stream a request body (sent chunked, without Content-Length).
+          } as RequestInit)
+          expectError(reply, 400, "invalid_request")
+        })
+      )
+
+      it.effect("a body that is not UTF-8", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const bytes = Buffer.concat([Buffer.from(`${post(app)}&x=`), Buffer.from([0xff, 0xfe])])
+          const reply = yield* request("/oauth/token", {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: bytes
+          })
+          expectError(reply, 400, "invalid_request")
+        })
+      )
+
+      it.effect("installation-token grant without installation_id", () =>
+        Effect.gen(function* () {
+          const reply = yield* postToken(
+            "grant_type=urn:service:params:oauth:grant-type:installation-token" +
+              "&client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer&client_assertion=a.b.c"
+          )
+          expectError(reply, 400, "invalid_request")
+        })
+      )
+    })
+
+    describe("unsupported_grant_type and invalid_scope (400)", () => {
+      it.effect("grant type neither client_credentials nor installation-token", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          for (const grant of ["password", "authorization_code", "refresh_token", "CLIENT_CREDENTIALS"]) {
+            expectError(
+              yield* postToken(`grant_type=${grant}`, { authorization: basic(app.clientId, app.secret) }),
+              400,
+              "unsupported_grant_type"
+            )
+          }
+        })
+      )
+
+      it.effect("a scope parameter", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          expectError(yield* postToken(`${post(app)}&scope=billing`), 400, "invalid_scope")
+        })
+      )
+    })
+
+    describe("invalid_client (401)", () => {
+      const refusals: ReadonlyArray<
+        readonly [string, (app: ApplicationFixture) => Effect.Effect<{ clientId: string; secret: string }, never, Db.Db>]
+      > = [
+        ["wrong secret", (app) => Effect.succeed({ clientId: app.clientId, secret: `service_sk_${"A".repeat(43)}` })],
+        ["unknown client", (app) => Effect.succeed({ clientId: "app_000000000000000000000000", secret: app.secret })],
+        ["another Application's client id", (app) =>
+          Effect.map(newApplication(), (other) => ({ clientId: other.clientId, secret: app.secret }))],
+        ["revoked secret", (app) =>
+          Effect.as(revokeSecret(app.secretId), { clientId: app.clientId, secret: app.secret })],
+        ["disabled Application", (app) =>
+          Effect.as(disableApplication(app.applicationId), { clientId: app.clientId, secret: app.secret })],
+        ["malformed secret", (app) => Effect.succeed({ clientId: app.clientId, secret: "hunter2" })],
+        ["secret of the right shape with one character changed", (app) =>
+          Effect.succeed({ clientId: app.clientId, secret: app.secret.slice(0, -1) + (app.secret.endsWith("a") ? "b" : "a") })]
+      ]
+
+      it.effect("every refusal has one byte-identical body; WWW-Authenticate after Basic only", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const bodies = new Set<string>()
+          for (const [name, make] of refusals) {
+            const app = yield* newApplication()
+            const { clientId, secret } = yield* make(app)
+
+            const afterBasic = yield* postToken(CLIENT_CREDENTIALS, { authorization: basic(clientId, secret) })
+            expectError(afterBasic, 401, "invalid_client")
+            expect(afterBasic.headers.get("www-authenticate"), name).toBe(
+              `Basic realm="${host.url}", error="invalid_client"`
+            )
+            bodies.add(afterBasic.text)
+
+            const afterPost = yield* postToken(clientSecretPostBody(clientId, secret))
+            expectError(afterPost, 401, "invalid_client")
+            expect(afterPost.headers.get("www-authenticate"), name).toBeNull()
+            bodies.add(afterPost.text)
+
+            // Failed authentication counts against no one (decisions 3).
+            expect(yield* rateWindowCount(app.clientId), name).toBe(0)
+          }
+          expect([...bodies]).toEqual([
+            JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed." })
+          ])
+        })
+      )
+
+      it.effect("no credentials, or only a client id", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          expectError(yield* postToken(CLIENT_CREDENTIALS), 401, "invalid_client")
+          expectError(yield* postToken(`${CLIENT_CREDENTIALS}&client_id=${app.clientId}`), 401, "invalid_client")
+        })
+      )
+
+      it.effect("a Basic header that is not base64", () =>
+        Effect.gen(function* () {
+          const reply = yield* postToken(CLIENT_CREDENTIALS, { authorization: "Basic !!!" })
+          expectError(reply, 401, "invalid_client")
+          expect(reply.headers.get("www-authenticate")).toMatch(/^Basic realm=/)
+        })
+      )
+
+      it.effect("any client assertion: connector installations do not exist yet", () =>
+        Effect.gen(function* () {
+          const reply = yield* postToken(
+            "grant_type=urn:service:params:oauth:grant-type:installation-token" +
+              "&client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer" +
+              "&client_assertion=eyJhbGciOiJFUzI1NiJ9.e30.c2ln&installation_id=2b1c7d1e-6d5e-4f6a-9d8e-0f1a2b3c4d5e"
+          )
+          expectError(reply, 401, "invalid_client")
+          expect(reply.headers.get("www-authenticate")).toBeNull()
+        })
+      )
+    })
+
+    describe("secrets (spec 5.2, 5.5, 8)", () => {
+      it.effect("a second secret works beside the first; a third is refused", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const second = yield* issueSecret(app.applicationId).pipe(Effect.orDie)
+          expect((yield* postToken(post(app))).status).toBe(200)
+          expect((yield* postToken(post(app, second.secret))).status).toBe(200)
+          const third = yield* Effect.flip(issueSecret(app.applicationId))
+          expect(third._tag).toBe("SecretLimitReached")
+          expect(third.code).toBe("APPLICATION_SECRET_LIMIT_REACHED")
+        })
+      )
+
+      it.effect("a revoked secret stops new tokens; the other secret still works", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const second = yield* issueSecret(app.applicationId).pipe(Effect.orDie)
+          expect((yield* postToken(post(app))).status).toBe(200)
+          yield* revokeSecret(app.secretId)
+          expectError(yield* postToken(post(app)), 401, "invalid_client")
+          expect((yield* postToken(post(app, second.secret))).status).toBe(200)
+          // With one secret revoked, a new one may be issued again.
+          expect((yield* issueSecret(app.applicationId).pipe(Effect.orDie)).secret).toMatch(/^service_sk_/)
+        })
+      )
+    })
+
+    describe("slow_down (429): 60 requests per 60 seconds per client", () => {
+      it.effect("the 61st request in one window is refused with Retry-After; another client is unaffected", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const app = yield* newApplication()
+          const other = yield* newApplication()
+          for (let i = 1; i <= 60; i++) {
+            const reply = yield* postToken(post(app))
+            expect(reply.status, `request ${i}`).toBe(200)
+          }
+          const refused = yield* postToken(post(app))
+          expectError(refused, 429, "slow_down")
+          const retryAfter = refused.headers.get("retry-after")
+          expect(retryAfter).toMatch(/^[1-9][0-9]*$/)
+          expect((yield* postToken(post(other))).status).toBe(200)
+
+          // Waiting Retry-After seconds is enough.
+          host.clock.advance(`${Number(retryAfter)} seconds`)
+          yield* Effect.ensuring(
+            Effect.gen(function* () {
+              expect((yield* postToken(post(app))).status).toBe(200)
+            }),
+            Effect.sync(() => host.clock.set(FROZEN_AT))
+          )
+        })
+      )
+
+      it.effect("the previous window still counts after the window turns (sliding window)", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const app = yield* newApplication()
+          for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+          host.clock.advance("30 seconds") // the first instant of the next window
+          yield* Effect.ensuring(
+            Effect.gen(function* () {
+              const refused = yield* postToken(post(app))
+              expectError(refused, 429, "slow_down")
+              expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+            }),
+            Effect.sync(() => host.clock.set(FROZEN_AT))
+          )
+        })
+      )
+
+      it.effect("a client's windows older than the previous one are deleted when it opens a new window", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const minute = 60_000
+          const windowOf = (offsetMinutes: number) =>
+            new Date(Math.floor(FROZEN_AT.getTime() / minute) * minute + offsetMinutes * minute)
+          yield* Db.query((db) =>
+            db
+              .insertInto("tokenRateWindows")
+              .values([-3, -2, -1].map((offset) => ({ clientId: app.clientId, windowStart: windowOf(offset), requestCount: 5 })))
+              .execute()
+          ).pipe(Effect.orDie)
+          expect((yield* postToken(post(app))).status).toBe(200)
+          const rows = yield* Db.query((db) =>
+            db
+              .selectFrom("tokenRateWindows")
+              .select(["windowStart", "requestCount"])
+              .where("clientId", "=", app.clientId)
+              .orderBy("windowStart")
+              .execute()
+          ).pipe(Effect.orDie)
+          expect(rows.map((row) => [row.windowStart.toISOString(), Number(row.requestCount)])).toEqual([
+            [windowOf(-1).toISOString(), 5],
+            [windowOf(0).toISOString(), 1]
+          ])
+        })
+      )
+
+      it.effect("requests that fail authentication count against no one", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          for (let i = 0; i < 10; i++) {
+            expectError(yield* postToken(post(app, `service_sk_${"B".repeat(43)}`)), 401, "invalid_client")
+          }
+          expect(yield* rateWindowCount(app.clientId)).toBe(0)
+          for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+          expectError(yield* postToken(post(app)), 429, "slow_down")
+        })
+      )
+
+      it.effect("20 concurrent requests all succeed and are all counted", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const replies = yield* Effect.all(
+            Array.from({ length: 20 }, () => postToken(post(app))),
+            { concurrency: "unbounded" }
+          )
+          expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 20 }, () => 200))
+          expect(yield* rateWindowCount(app.clientId)).toBe(20)
+          const jtis = new Set(replies.map((reply) => {
+            const token = json(reply)["access_token"] as string
+            return JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString())["jti"] as string
+          }))
+          expect(jtis.size).toBe(20)
+        })
+      )
+    })
+
+    describe("other methods and paths", () => {
+      it.effect("GET /oauth/token is 405 with Allow: POST and an OAuth body", () =>
+        Effect.gen(function* () {
+          const reply = yield* request("/oauth/token")
+          expectError(reply, 405, "invalid_request")
+          expect(reply.headers.get("allow")).toBe("POST")
+        })
+      )
+
+      it.effect("every response carries X-Request-Id: a well-formed one is echoed, others replaced", () =>
+        Effect.gen(function* () {
+          const echoed = yield* postToken(CLIENT_CREDENTIALS, { "x-request-id": "erp-7f3a:42" })
+          expect(echoed.headers.get("x-request-id")).toBe("erp-7f3a:42")
+          const replaced = yield* postToken(CLIENT_CREDENTIALS, { "x-request-id": "not ok" })
+          expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+          const app = yield* newApplication()
+          const success = yield* postToken(post(app))
+          expect(success.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+          const missing = yield* request("/nowhere")
+          expect(missing.status).toBe(404)
+          expect(missing.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+        })
+      )
+    })
+  })
+})
