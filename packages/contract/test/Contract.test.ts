@@ -1,0 +1,109 @@
+/**
+ * The contract itself: the OpenAPI document an integrator reads, the length rules of spec 8 (code points), the
+ * pagination query of decisions 4 and the problem details of spec 2.3.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import { PassProposalRequest, ReportFailedRequest } from "../src/Billing.js"
+import { openApiDocument } from "../src/OpenApiDocument.js"
+import { PageParams } from "../src/Page.js"
+import { problem } from "../src/Problem.js"
+
+describe("openApiDocument", () => {
+  const document = openApiDocument("https://api.example.test") as unknown as {
+    openapi: string
+    servers: Array<{ url: string }>
+    paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: Record<string, unknown> }> }>>
+    components: { schemas: Record<string, unknown> }
+  }
+
+  it("is OpenAPI 3.1 with the configured server", () => {
+    expect(document.openapi).toMatch(/^3\.1/)
+    expect(document.servers).toEqual([{ url: "https://api.example.test", description: "API host" }])
+  })
+
+  it("documents every operation of the slice, each behind bearer authentication", () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation }))
+    )
+    expect(operations.map((o) => o.key).sort()).toEqual([
+      "GET /v1/billing/send-queue",
+      "GET /v1/billing/verification-queue",
+      "GET /v1/operational-contexts",
+      "POST /v1/billing/invoice-proposals/{proposalId}/pass",
+      "POST /v1/billing/invoice-proposals/{proposalId}/reject",
+      "POST /v1/billing/invoices/{invoiceId}/report-failed"
+    ])
+    for (const { operation } of operations) {
+      expect(operation.security).toEqual([{ bearer: [] }])
+      for (const status of ["400", "401", "403"]) {
+        expect(Object.keys(operation.responses[status]?.content ?? {})).toEqual(["application/problem+json"])
+      }
+    }
+    expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["409"]).toBeDefined()
+    expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["201"]).toBeDefined()
+  })
+
+  it("leaves out the platform's generic decode error", () => {
+    expect(JSON.stringify(document)).not.toContain("HttpApiDecodeError")
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["Invoice", "InvoiceProposal", "BadRequest"]))
+  })
+})
+
+describe("request bodies (spec 8)", () => {
+  const decodePass = Schema.decodeUnknownEither(PassProposalRequest)
+  const decodeFailed = Schema.decodeUnknownEither(ReportFailedRequest)
+
+  it.each([
+    ["", false],
+    ["x", true],
+    ["x".repeat(200), true],
+    ["x".repeat(201), false],
+    ["😀".repeat(200), true],
+    ["😀".repeat(201), false],
+    ["  \t ", false]
+  ])("externalReference %j valid: %s", (externalReference, valid) => {
+    expect(Either.isRight(decodePass({ externalReference }))).toBe(valid)
+  })
+
+  it.each([
+    [0, false],
+    [1, true],
+    [1000, true],
+    [1001, false]
+  ])("a reason of %i characters valid: %s", (length, valid) => {
+    expect(Either.isRight(decodeFailed({ reason: "r".repeat(length) }))).toBe(valid)
+  })
+})
+
+describe("PageParams (decisions 4)", () => {
+  const decode = Schema.decodeUnknownEither(PageParams)
+  it.each([
+    [{}, true],
+    [{ limit: "1" }, true],
+    [{ limit: "100" }, true],
+    [{ limit: "0" }, false],
+    [{ limit: "101" }, false],
+    [{ limit: "2.5" }, false],
+    [{ limit: "ten" }, false],
+    [{ cursor: "" }, false],
+    [{ cursor: "abc" }, true]
+  ])("%j valid: %s", (query, valid) => {
+    expect(Either.isRight(decode(query))).toBe(valid)
+  })
+})
+
+describe("problem (spec 2.3)", () => {
+  it("fills the fixed members", () => {
+    expect({ ...problem.conflict("BILLING_EXTERNAL_REFERENCE_ALREADY_USED", "used") }).toEqual({
+      type: "about:blank",
+      title: "Conflict",
+      status: 409,
+      code: "BILLING_EXTERNAL_REFERENCE_ALREADY_USED",
+      detail: "used"
+    })
+    const validation = problem.validationFailed([{ path: "/reason", message: "too long" }])
+    expect(validation.code).toBe("VALIDATION_FAILED")
+    expect(validation.issues?.map((i) => ({ ...i }))).toEqual([{ path: "/reason", message: "too long" }])
+  })
+})
