@@ -52,6 +52,25 @@ const audit = (principal: PrincipalShape, action: string, targetType: string, ta
 const visible = (principal: PrincipalShape) =>
   ContextRepository.visibleContextIds(principal.organizationId, principal.contexts)
 
+/**
+ * The proposal, locked for the transaction, after the verification gate is checked; RecordNotFound (404) when it
+ * doesn't exist or lies outside the principal's organization or contexts.
+ */
+const lockVisibleProposal = (principal: PrincipalShape, proposalId: string) =>
+  Effect.gen(function* () {
+    yield* requireGate(principal.organizationId)
+    const proposal = yield* Repo.lockProposal(principal.organizationId, yield* visible(principal), proposalId)
+    return proposal ?? (yield* new RecordNotFound({ kind: "proposal" }))
+  })
+
+/** The invoice, locked for the transaction, after the integration is checked; RecordNotFound (404) as above. */
+const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) =>
+  Effect.gen(function* () {
+    yield* requireIntegration(principal.organizationId)
+    const invoice = yield* Repo.lockInvoice(principal.organizationId, yield* visible(principal), invoiceId)
+    return invoice ?? (yield* new RecordNotFound({ kind: "invoice" }))
+  })
+
 /** A transaction whose infrastructure failures are defects (callers can't act on them). */
 const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Db.Db> =>
   Effect.catchIf(
@@ -92,10 +111,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
     passProposal: (principal: PrincipalShape, proposalId: string, externalReference: string) =>
       inTransaction(
         Effect.gen(function* () {
-          yield* requireGate(principal.organizationId)
-          const contexts = yield* visible(principal)
-          const proposal = yield* Repo.lockProposal(principal.organizationId, contexts, proposalId)
-          if (proposal === undefined) return yield* new RecordNotFound({ kind: "proposal" })
+          const proposal = yield* lockVisibleProposal(principal, proposalId)
           const charges = proposal.status === "proposed" ? yield* Repo.lockProposalCharges(proposal.id) : { chargeIds: [], alreadyInvoiced: false }
           const externalReferenceTaken = yield* Repo.isExternalReferenceTaken(principal.organizationId, externalReference)
           const at = yield* now
@@ -128,10 +144,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
     rejectProposal: (principal: PrincipalShape, proposalId: string, reason: string) =>
       inTransaction(
         Effect.gen(function* () {
-          yield* requireGate(principal.organizationId)
-          const contexts = yield* visible(principal)
-          const proposal = yield* Repo.lockProposal(principal.organizationId, contexts, proposalId)
-          if (proposal === undefined) return yield* new RecordNotFound({ kind: "proposal" })
+          const proposal = yield* lockVisibleProposal(principal, proposalId)
           const at = yield* now
           const transition = yield* ProposalVerification.reject(proposal, { reason }, at)
           yield* Repo.updateProposal(transition.proposal)
@@ -149,10 +162,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
     reportFailed: (principal: PrincipalShape, invoiceId: string, reason: string) =>
       inTransaction(
         Effect.gen(function* () {
-          yield* requireIntegration(principal.organizationId)
-          const contexts = yield* visible(principal)
-          const invoice = yield* Repo.lockInvoice(principal.organizationId, contexts, invoiceId)
-          if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
+          const invoice = yield* lockVisibleInvoice(principal, invoiceId)
           const at = yield* now
           const transition = yield* InvoiceLifecycle.reportFailed(invoice, { reason }, at)
           yield* Repo.updateInvoiceStatus(transition.invoice)

@@ -1,0 +1,4 @@
+import type { UserConfig } from "vitest/config"
+
+declare const config: UserConfig
+export default config
