@@ -20,7 +20,8 @@
  * interrupted (SIGINT/SIGTERM). Exits non-zero on failure, including any non-2xx answer or connection error.
  *
  * Environment: DATABASE_URL; BENCH_DURATION_SECONDS (1..120, default 10), BENCH_WARMUP_SECONDS (0..30, default 2),
- * BENCH_CONNECTIONS (1..100, default 10), BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}).
+ * BENCH_CONNECTIONS (1..100, default 10), BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}),
+ * BENCH_API_NODE_ARGS (extra node flags for the API process, e.g. for a CPU profile).
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Config, Duration, Effect, Exit, Option } from "effect"
@@ -242,7 +243,8 @@ const program = Effect.gen(function* () {
 
   const api = yield* spawnNode({
     name: "api",
-    args: ["--enable-source-maps", API_ENTRY],
+    // BENCH_API_NODE_ARGS: extra node flags for the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    args: [...(process.env["BENCH_API_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg.length > 0), API_ENTRY],
     env: {
       API_PORT: String(apiPort),
       AUTH_PORT: String(authPort),

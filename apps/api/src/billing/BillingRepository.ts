@@ -38,16 +38,6 @@ const keysetAfter = (column: "createdAt" | "approvedAt", after: Position | undef
       ? eb.and([])
       : eb.or([eb(column, ">", after.at), eb.and([eb(column, "=", after.at), eb("id", ">", after.id)])])
 
-/** The organization's billing integration, or undefined when none is configured. */
-export const findIntegration = (organizationId: string) =>
-  Db.query((db) =>
-    db
-      .selectFrom("billingIntegrations")
-      .select(["status", "declaredGates"])
-      .where("organizationId", "=", organizationId)
-      .executeTakeFirst()
-  ).pipe(Effect.orDie)
-
 /** Proposals `proposed` in the visible contexts, oldest first; `limit + 1` rows. */
 export const verificationQueue = (
   organizationId: string,

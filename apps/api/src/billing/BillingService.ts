@@ -20,17 +20,17 @@ import * as Repo from "./BillingRepository.js"
 /** The record does not exist, or the principal can't see it (another organization or context): 404. */
 export class RecordNotFound extends Data.TaggedError("RecordNotFound")<{ readonly kind: "proposal" | "invoice" }> {}
 
-const integration = (organizationId: string) =>
-  Effect.map(Repo.findIntegration(organizationId), (row) => ({
-    configured: row !== undefined,
-    declaredGates: row?.declaredGates ?? []
-  }))
+/** The integration and the visible contexts; fails unless a billing integration is configured. */
+const requireIntegration = (principal: PrincipalShape) =>
+  Effect.tap(ContextRepository.billingScope(principal.organizationId, principal.contexts), (scope) =>
+    ProposalVerification.requireBillingIntegration(scope.integration)
+  )
 
-const requireIntegration = (organizationId: string) =>
-  Effect.flatMap(integration(organizationId), (state) => ProposalVerification.requireBillingIntegration(state))
-
-const requireGate = (organizationId: string) =>
-  Effect.flatMap(integration(organizationId), (state) => ProposalVerification.requireVerificationGate(state))
+/** As {@link requireIntegration}, and the integration must have declared the verification gate. */
+const requireGate = (principal: PrincipalShape) =>
+  Effect.tap(ContextRepository.billingScope(principal.organizationId, principal.contexts), (scope) =>
+    ProposalVerification.requireVerificationGate(scope.integration)
+  )
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -49,25 +49,22 @@ const audit = (principal: PrincipalShape, action: string, targetType: string, ta
     })
   )
 
-const visible = (principal: PrincipalShape) =>
-  ContextRepository.visibleContextIds(principal.organizationId, principal.contexts)
-
 /**
  * The proposal, locked for the transaction, after the verification gate is checked; RecordNotFound (404) when it
  * doesn't exist or lies outside the principal's organization or contexts.
  */
 const lockVisibleProposal = (principal: PrincipalShape, proposalId: string) =>
   Effect.gen(function* () {
-    yield* requireGate(principal.organizationId)
-    const proposal = yield* Repo.lockProposal(principal.organizationId, yield* visible(principal), proposalId)
+    const scope = yield* requireGate(principal)
+    const proposal = yield* Repo.lockProposal(principal.organizationId, scope.contextIds, proposalId)
     return proposal ?? (yield* new RecordNotFound({ kind: "proposal" }))
   })
 
 /** The invoice, locked for the transaction, after the integration is checked; RecordNotFound (404) as above. */
 const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) =>
   Effect.gen(function* () {
-    yield* requireIntegration(principal.organizationId)
-    const invoice = yield* Repo.lockInvoice(principal.organizationId, yield* visible(principal), invoiceId)
+    const scope = yield* requireIntegration(principal)
+    const invoice = yield* Repo.lockInvoice(principal.organizationId, scope.contextIds, invoiceId)
     return invoice ?? (yield* new RecordNotFound({ kind: "invoice" }))
   })
 
@@ -88,17 +85,15 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
      */
     verificationQueue: (principal: PrincipalShape, after: Position | undefined, limit: number) =>
       Effect.gen(function* () {
-        yield* requireGate(principal.organizationId)
-        const contexts = yield* visible(principal)
-        return yield* Repo.verificationQueue(principal.organizationId, contexts, after, limit)
+        const scope = yield* requireGate(principal)
+        return yield* Repo.verificationQueue(principal.organizationId, scope.contextIds, after, limit)
       }).pipe(Effect.withSpan("BillingService.verificationQueue")),
 
     /** Send queue (spec 4.2): invoices `approved`, oldest approval first; `limit + 1` rows. */
     sendQueue: (principal: PrincipalShape, after: Position | undefined, limit: number) =>
       Effect.gen(function* () {
-        yield* requireIntegration(principal.organizationId)
-        const contexts = yield* visible(principal)
-        return yield* Repo.sendQueue(principal.organizationId, contexts, after, limit)
+        const scope = yield* requireIntegration(principal)
+        return yield* Repo.sendQueue(principal.organizationId, scope.contextIds, after, limit)
       }).pipe(Effect.withSpan("BillingService.sendQueue")),
 
     /**

@@ -4,6 +4,7 @@
  */
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
+import { sql } from "kysely"
 import type { Position } from "../http/Cursor.js"
 
 /**
@@ -52,3 +53,45 @@ export const listContexts = (ids: ReadonlyArray<string>, after: Position | undef
         }
         return query.orderBy("createdAt").orderBy("id").limit(limit + 1).execute()
       }).pipe(Effect.orDie)
+
+/** The organization's billing integration (decisions 5, 8) and the contexts a grant sees, read together. */
+export interface BillingScope {
+  readonly integration: { readonly configured: boolean; readonly declaredGates: ReadonlyArray<string> }
+  readonly contextIds: ReadonlyArray<string>
+}
+
+/**
+ * {@link visibleContextIds} and the organization's billing integration in one round trip: every billing
+ * operation needs both before it touches a record.
+ */
+export const billingScope = (organizationId: string, grantedIds: ReadonlyArray<string>) =>
+  Db.query((db) =>
+    db
+      .withRecursive("visible(id)", (qb) =>
+        qb
+          .selectFrom("operationalContexts")
+          .select("id")
+          .where("organizationId", "=", organizationId)
+          .where("id", "in", grantedIds.length === 0 ? [sql<string>`null`] : grantedIds)
+          .union((qb) =>
+            qb.selectFrom("operationalContexts as child").innerJoin("visible", "visible.id", "child.parentId").select("child.id")
+          )
+      )
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom("billingIntegrations")
+          .select("declaredGates")
+          .where("organizationId", "=", organizationId)
+          .as("declaredGates"),
+        sql<ReadonlyArray<string>>`array(select id from visible)`.as("contextIds")
+      ])
+      .executeTakeFirstOrThrow()
+  ).pipe(
+    Effect.map(
+      (row): BillingScope => ({
+        integration: { configured: row.declaredGates !== null, declaredGates: row.declaredGates ?? [] },
+        contextIds: row.contextIds
+      })
+    ),
+    Effect.orDie
+  )

@@ -42,6 +42,7 @@ import { InvalidClient, SlowDown } from "@propline/identity/TokenError"
 import type { ClientCredentialsRequest, TokenRequest } from "@propline/identity/TokenRequest"
 import { Clock, Effect, Redacted } from "effect"
 import { SignJWT } from "jose"
+import { sql } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import { createHash, randomInt, randomUUID } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
@@ -74,7 +75,6 @@ interface AuthenticatedClient {
   /** Granted operational contexts (each includes its subtree). */
   readonly contexts: ReadonlyArray<string>
   readonly secretId: string
-  readonly secretLastUsedAt: Date | null
 }
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
@@ -101,7 +101,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
             jsonArrayFrom(
               eb
                 .selectFrom("applicationSecrets")
-                .select(["applicationSecrets.id", "applicationSecrets.secretDigest", "applicationSecrets.lastUsedAt"])
+                .select(["applicationSecrets.id", "applicationSecrets.secretDigest"])
                 .whereRef("applicationSecrets.applicationId", "=", "applications.id")
                 .where("applicationSecrets.revokedAt", "is", null)
             ).as("secrets"),
@@ -123,7 +123,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected(request))
         const application = yield* findApplication(request.clientId)
         const presented = sha256(secret)
-        let matched: { readonly id: string; readonly lastUsedAt: string | Date | null } | undefined
+        let matched: { readonly id: string } | undefined
         // Every active secret is compared, each in constant time, whether or not one matched already.
         for (const candidate of application?.secrets ?? []) {
           if (constantTimeEqual(presented, Buffer.from(candidate.secretDigest, "hex")) && matched === undefined) {
@@ -139,49 +139,54 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
           organizationId: application.organizationId,
           roles: application.roles as ReadonlyArray<Role>,
           contexts: application.contexts.map((row) => row.operationalContextId),
-          secretId: matched.id,
-          // A timestamp inside JSON arrives as text.
-          secretLastUsedAt: matched.lastUsedAt === null ? null : new Date(matched.lastUsedAt)
+          secretId: matched.id
         }
       }).pipe(Effect.provideService(Db.Db, db))
 
-    const checkRate = (clientId: string, now: Date): Effect.Effect<void, SlowDown> =>
+    /**
+     * Counts this request and judges the client's rate, in ONE statement (one round trip, atomic across
+     * instances): upsert the current window's count, delete the client's windows older than the previous one, mark
+     * the secret used (when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}), and read the previous
+     * window's count. These are bookkeeping writes, so the statement commits without waiting for the WAL flush
+     * (`synchronous_commit off` for this transaction only): a crash can lose the last few counts, never a
+     * business record. One time in {@link SWEEP_ONE_IN} new windows also deletes every client's stale windows.
+     */
+    const countRequest = (client: AuthenticatedClient, now: Date): Effect.Effect<void, SlowDown> =>
       Effect.gen(function* () {
         const current = windowStart(now, TOKEN_RATE_WINDOW_SECONDS)
         const previous = new Date(current.getTime() - TOKEN_RATE_WINDOW_SECONDS * 1000)
-        // One atomic statement across instances: count this request in the current window, read the previous one.
-        const counts = yield* Db.query((db) =>
-          db
-            .with("counted", (db) =>
-              db
-                .insertInto("tokenRateWindows")
-                .values({ clientId, windowStart: current, requestCount: 1 })
-                .onConflict((oc) =>
-                  oc
-                    .columns(["clientId", "windowStart"])
-                    .doUpdateSet((eb) => ({ requestCount: eb("tokenRateWindows.requestCount", "+", 1) }))
-                )
-                .returning("requestCount")
+        const usedBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS)
+        const result = yield* Db.query((db) =>
+          sql<{ readonly requestCount: number | string; readonly previousCount: number | string | null }>`
+            with settings as (select set_config('synchronous_commit', 'off', true)),
+            counted as (
+              insert into token_rate_windows (client_id, window_start, request_count)
+              select ${client.clientId}, ${current}, 1 from settings
+              on conflict (client_id, window_start)
+              do update set request_count = token_rate_windows.request_count + 1
+              returning request_count
+            ),
+            swept as (
+              delete from token_rate_windows where client_id = ${client.clientId} and window_start < ${previous}
+            ),
+            used as (
+              update application_secrets set last_used_at = ${now}
+              where id = ${client.secretId} and (last_used_at is null or last_used_at <= ${usedBefore})
             )
-            .selectFrom("counted")
-            .select((eb) => [
-              "counted.requestCount",
-              eb
-                .selectFrom("tokenRateWindows")
-                .select("tokenRateWindows.requestCount")
-                .where("tokenRateWindows.clientId", "=", clientId)
-                .where("tokenRateWindows.windowStart", "=", previous)
-                .as("previousCount")
-            ])
-            .executeTakeFirstOrThrow()
+            select
+              counted.request_count as "requestCount",
+              (
+                select w.request_count from token_rate_windows w
+                where w.client_id = ${client.clientId} and w.window_start = ${previous}
+              ) as "previousCount"
+            from counted
+          `.execute(db)
         )
+        const counts = result.rows[0]
+        if (counts === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
         const currentCount = Number(counts.requestCount)
-        if (currentCount === 1) {
-          const sweepAll = randomInt(SWEEP_ONE_IN) === 0
-          yield* Db.query((db) => {
-            const stale = db.deleteFrom("tokenRateWindows").where("windowStart", "<", previous)
-            return (sweepAll ? stale : stale.where("clientId", "=", clientId)).execute()
-          })
+        if (currentCount === 1 && randomInt(SWEEP_ONE_IN) === 0) {
+          yield* Db.query((db) => db.deleteFrom("tokenRateWindows").where("windowStart", "<", previous).execute())
         }
         const verdict = judgeRequestRate({
           limit: TOKEN_RATE_LIMIT,
@@ -193,13 +198,6 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         })
         if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
       }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))
-
-    const markSecretUsed = (client: AuthenticatedClient, now: Date) =>
-      client.secretLastUsedAt !== null && now.getTime() - client.secretLastUsedAt.getTime() < LAST_USED_PRECISION_MS
-        ? Effect.void
-        : Db.query((db) =>
-            db.updateTable("applicationSecrets").set({ lastUsedAt: now }).where("id", "=", client.secretId).execute()
-          ).pipe(Effect.orDie, Effect.asVoid)
 
     const sign = (client: AuthenticatedClient, now: Date) =>
       Effect.gen(function* () {
@@ -226,8 +224,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
       Effect.gen(function* () {
         const now = new Date(yield* Clock.currentTimeMillis)
         const client = yield* authenticate(request)
-        yield* checkRate(client.clientId, now)
-        yield* markSecretUsed(client, now)
+        yield* countRequest(client, now)
         const accessToken = yield* sign(client, now)
         return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
       }).pipe(

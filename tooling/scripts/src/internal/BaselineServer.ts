@@ -4,16 +4,17 @@
  * `bench.ts`; not a product component.
  *
  * - `GET /send-queue?limit=N` (1..100, default 50): the SQL the API runs for one send-queue page, on a `pg.Pool`
- *   of the same size as the API's (10): the organization's billing integration (the API checks one is configured),
- *   the recursive CTE of the visible contexts (`ContextRepository.visibleContextIds`), then
+ *   of the same size as the API's (10): one statement for the organization's billing integration and the recursive
+ *   CTE of the visible contexts (`ContextRepository.billingScope`), then
  *   `select * from invoices … order by approved_at, id limit N + 1` (`BillingRepository.sendQueue`). Rows are
  *   serialized with `JSON.stringify` as `{ items, nextCursor }`. No token verification: the organization and the
  *   granted contexts come from the environment (those of the demo Application).
  * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of
  *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
  *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
- *   roles, ctx) signed with node:crypto (P-256 key made at start-up). No rate limiting, no `last_used_at` write, no
- *   discovery or error details beyond `invalid_client` / `invalid_request`.
+ *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
+ *   runs (`TokenIssuer.countRequest`: window upsert, stale-window delete, `last_used_at`, previous window) — but
+ *   without judging the counts, and no discovery or error details beyond `invalid_client` / `invalid_request`.
  *
  * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), ISSUER, AUDIENCE, POOL_MAX (default
  * 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
@@ -69,13 +70,14 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
 const placeholders = (from: number, count: number): string =>
   Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ")
 
-const VISIBLE_CONTEXTS_SQL = `
+const SCOPE_SQL = `
   with recursive visible(id) as (
     select id from operational_contexts where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
     union
     select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
   )
-  select id from visible`
+  select (select declared_gates from billing_integrations where organization_id = $1) as declared_gates,
+         array(select id from visible) as context_ids`
 
 const sendQueueSql = (contextCount: number): string => `
   select * from invoices
@@ -87,15 +89,14 @@ const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
   const limitParam = url.searchParams.get("limit")
   const limit = limitParam === null ? 50 : Number(limitParam)
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) return json(response, 400, { error: "limit" })
-  const integration = await pool.query("select status, declared_gates from billing_integrations where organization_id = $1", [
-    organizationId
-  ])
-  if (integration.rowCount === 0) return json(response, 400, { error: "integration" })
-  const visible =
-    grantedContextIds.length === 0
-      ? []
-      : (await pool.query<{ id: string }>(VISIBLE_CONTEXTS_SQL, [organizationId, ...grantedContextIds])).rows
-  const contextIds = visible.map((row) => row.id)
+  const scope = (
+    await pool.query<{ declared_gates: Array<string> | null; context_ids: Array<string> }>(SCOPE_SQL, [
+      organizationId,
+      ...grantedContextIds
+    ])
+  ).rows[0]
+  if (scope === undefined || scope.declared_gates === null) return json(response, 400, { error: "integration" })
+  const contextIds = scope.context_ids
   const rows =
     contextIds.length === 0
       ? []
@@ -115,8 +116,26 @@ const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
   json(response, 200, { items, nextCursor })
 }
 
+/** The API's rate-limit statement (`TokenIssuer.countRequest`), the same SQL with the same parameters. */
+const RATE_SQL = `
+  with settings as (select set_config('synchronous_commit', 'off', true)),
+  counted as (
+    insert into token_rate_windows (client_id, window_start, request_count)
+    select $1, $2, 1 from settings
+    on conflict (client_id, window_start) do update set request_count = token_rate_windows.request_count + 1
+    returning request_count
+  ),
+  swept as (delete from token_rate_windows where client_id = $1 and window_start < $3),
+  used as (
+    update application_secrets set last_used_at = $4
+    where id = $5 and (last_used_at is null or last_used_at <= $6)
+  )
+  select counted.request_count as "requestCount",
+    (select w.request_count from token_rate_windows w where w.client_id = $1 and w.window_start = $3) as "previousCount"
+  from counted`
+
 const CLIENT_SQL = `
-  select a.id, a.organization_id, a.roles, s.secret_digest,
+  select a.id, a.organization_id, a.roles, s.id as secret_id, s.secret_digest,
          array(select c.operational_context_id from application_contexts c
                where c.application_id = a.id order by c.operational_context_id) as ctx
   from applications a
@@ -127,6 +146,7 @@ interface ClientRow {
   readonly id: string
   readonly organization_id: string
   readonly roles: Array<string>
+  readonly secret_id: string
   readonly secret_digest: string
   readonly ctx: Array<string>
 }
@@ -162,7 +182,17 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
     if (timingSafeEqual(presented, Buffer.from(row.secret_digest, "hex")) && client === undefined) client = row
   }
   if (client === undefined) return json(response, 401, { error: "invalid_client" })
-  const iat = Math.floor(Date.now() / 1000)
+  const now = Date.now()
+  const windowStart = Math.floor(now / 60_000) * 60_000
+  await pool.query(RATE_SQL, [
+    credentials.clientId,
+    new Date(windowStart),
+    new Date(windowStart - 60_000),
+    new Date(now),
+    client.secret_id,
+    new Date(now - 60_000)
+  ])
+  const iat = Math.floor(now / 1000)
   const claims = {
     iss: issuer,
     sub: client.id,
