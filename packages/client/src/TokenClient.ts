@@ -1,10 +1,10 @@
 /**
  * Obtains access tokens from the identity host with client_credentials (spec 5.1, 5.2; RFC 6749 section 4.4),
  * authenticating with HTTP Basic (client_secret_basic, credentials form-encoded first as RFC 6749 Appendix B
- * requires). Tokens live 600 seconds; {@link cached} renews one 60 seconds before it expires.
+ * requires). Tokens live 600 seconds; {@link cached} reuses one until 60 seconds before it expires.
  */
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { Data, Duration, Effect, Schema } from "effect"
+import { Clock, Data, Effect, Schema } from "effect"
 
 /** Spec 5.1's success body. */
 export const TokenResponse = Schema.Struct({
@@ -60,9 +60,22 @@ export const requestToken = (credentials: Credentials) =>
     })
   })
 
-/** A token source that reuses a token until 60 seconds before it expires. */
+/**
+ * A token source: build it once, then run the returned effect before each call. It reuses a token until 60 seconds
+ * before it expires (`expires_in`, seconds), asks for a new one then, lets one request at a time ask, and never
+ * remembers a failure (a 429 `slow_down` is retried on the next use, not replayed).
+ */
 export const cached = (credentials: Credentials) =>
-  Effect.cachedWithTTL(
-    Effect.map(requestToken(credentials), (token) => token.access_token),
-    Duration.seconds(600 - 60)
-  ).pipe(Effect.flatten)
+  Effect.gen(function* () {
+    const lock = yield* Effect.makeSemaphore(1)
+    let current: { readonly token: string; readonly renewAt: number } | undefined
+    return lock.withPermits(1)(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if (current !== undefined && now < current.renewAt) return current.token
+        const issued = yield* requestToken(credentials)
+        current = { token: issued.access_token, renewAt: now + Math.max(0, issued.expires_in - 60) * 1000 }
+        return issued.access_token
+      })
+    )
+  })

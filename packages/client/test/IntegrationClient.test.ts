@@ -10,7 +10,7 @@ import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
 import { BillingRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, TestClock } from "effect"
 import * as IntegrationClient from "../src/IntegrationClient.js"
 import * as TokenClient from "../src/TokenClient.js"
 
@@ -182,6 +182,33 @@ describe("TokenClient.requestToken", () => {
         )
       )
       expect(error).toMatchObject({ _tag: "TokenRequestFailed", status: 429, error: "slow_down", retryAfter: 17 })
+    })
+  )
+})
+
+describe("TokenClient.cached", () => {
+  it.effect("reuses a token until 60 seconds before expiry and never remembers a failure", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      let fail = true
+      const endpoint = Layer.succeed(FetchHttpClient.Fetch, async () => {
+        calls += 1
+        if (fail) {
+          fail = false
+          return Response.json({ error: "slow_down" }, { status: 429, headers: { "retry-after": "1" } })
+        }
+        return Response.json({ access_token: `t${calls}`, token_type: "Bearer", expires_in: 600 })
+      })
+      const token = yield* TokenClient.cached({ authUrl: "http://auth.test", clientId: "app_1", clientSecret: "s" })
+      const use = token.pipe(Effect.provide(FetchHttpClient.layer), Effect.provide(endpoint))
+      expect((yield* Effect.flip(use))._tag).toBe("TokenRequestFailed")
+      expect(yield* use).toBe("t2")
+      expect(yield* use).toBe("t2")
+      yield* TestClock.adjust("539 seconds")
+      expect(yield* use).toBe("t2")
+      yield* TestClock.adjust("1 second")
+      expect(yield* use).toBe("t3")
+      expect(calls).toBe(3)
     })
   )
 })

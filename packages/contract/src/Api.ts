@@ -5,7 +5,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BillingGroup } from "./Billing.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
-import { BadRequest, Forbidden, InternalServerError, Unauthorized } from "./Problem.js"
+import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
 
 const description = `
 ERP systems, e-signing services and booking websites connect to one organization through this API. Every request
@@ -16,8 +16,10 @@ Conventions (where the specification says "not shown", these are this service's 
 - Errors are problem details (RFC 9457), \`application/problem+json\`: \`type\` about:blank, \`title\`, \`status\`,
   \`detail\` (for people, never parse it), \`code\` (match on this) and, with \`VALIDATION_FAILED\`, \`issues\`: one
   entry per failing field, \`path\` a JSON Pointer (RFC 6901) into the body, path parameters or query.
-- Any malformed input (body that is not JSON or not \`application/json\`, an unknown field value, a path id
-  that is not a UUID, a bad query) is 400 \`VALIDATION_FAILED\`. A refused request changes nothing.
+- Any malformed input (a body that is not UTF-8 JSON sent as \`application/json\`, a field of the wrong type or
+  length, a path id that is not a UUID, a bad query) is 400 \`VALIDATION_FAILED\`; a body over 64 KiB is 413.
+  Lengths count Unicode code points; text must not be blank or hold control characters other than tab and line
+  breaks. A refused request changes nothing.
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
   \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
   token's contexts.
@@ -35,6 +37,7 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)
+  .addError(PayloadTooLarge)
   .addError(InternalServerError)
   .annotateContext(
     OpenApi.annotations({

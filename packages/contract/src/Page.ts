@@ -14,7 +14,10 @@ export const PageParams = Schema.Struct({
     Schema.NumberFromString.pipe(
       Schema.int(),
       Schema.between(1, MAX_LIMIT),
-      Schema.annotations({ description: "Items per page, 1 to 100; default 50." })
+      Schema.annotations({
+        description: "Items per page, 1 to 100; default 50.",
+        message: () => "must be an integer from 1 to 100"
+      })
     )
   ),
   cursor: Schema.optional(

@@ -59,6 +59,12 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(
   annotations(409, "The request conflicts with the current state of the resource.")
 ) {}
 
+/** 413: the body is larger than the API host reads (64 KiB). */
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
+  fields(413),
+  annotations(413, "The request body is larger than 64 KiB.")
+) {}
+
 /** 500: the service failed; nothing a client sent causes this. Carries the request id in `detail`. */
 export class InternalServerError extends Schema.Class<InternalServerError>("InternalServerError")(
   fields(500),
@@ -71,6 +77,7 @@ const titles = {
   403: "Forbidden",
   404: "Not Found",
   409: "Conflict",
+  413: "Content Too Large",
   500: "Internal Server Error"
 } as const
 
@@ -96,8 +103,16 @@ export const problem = {
   forbidden: (detail: string) => new Forbidden(make(403, { detail })),
   notFound: (detail: string) => new NotFound(make(404, { detail })),
   conflict: (code: string, detail: string) => new Conflict(make(409, { code, detail })),
+  payloadTooLarge: (detail: string) => new PayloadTooLarge(make(413, { detail })),
   internal: (detail: string) => new InternalServerError(make(500, { detail }))
 }
 
 /** Every problem an operation can answer. */
-export type Problem = BadRequest | Unauthorized | Forbidden | NotFound | Conflict | InternalServerError
+export type Problem =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | Conflict
+  | PayloadTooLarge
+  | InternalServerError

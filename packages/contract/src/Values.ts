@@ -44,9 +44,14 @@ export const ProposalStatus = Schema.Literal("proposed", "passed", "rejected", "
 /** Spec 2.1 `paymentReferenceType`. */
 export const PaymentReferenceType = Schema.Literal("ocr", "kid", "reference")
 
+/** C0 controls other than tab, line feed and carriage return, DEL, and UTF-16 halves without their pair. */
+const unstorable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
 /**
  * Text of a bounded length, counted in Unicode code points as JSON Schema's minLength/maxLength count them.
- * Leading and trailing white space is kept as sent; a text of only white space is refused.
+ * Leading and trailing white space is kept as sent; a text of only white space is refused, and so is one holding a
+ * control character other than tab and line breaks, or half of a UTF-16 surrogate pair (neither can be stored as
+ * sent, and U+0000 can't be stored at all).
  */
 export const BoundedText = (min: number, max: number) =>
   Schema.String.pipe(
@@ -54,6 +59,7 @@ export const BoundedText = (min: number, max: number) =>
       const length = [...s].length
       if (length < min || length > max) return `must be ${min} to ${max} characters long`
       if (s.trim().length === 0) return "must not be blank"
+      if (unstorable.test(s)) return "must not contain control characters or unpaired surrogates"
       return true
     }),
     Schema.annotations({ jsonSchema: { type: "string", minLength: min, maxLength: max } })

@@ -54,7 +54,10 @@ export const listContexts = (ids: ReadonlyArray<string>, after: Position | undef
         return query.orderBy("createdAt").orderBy("id").limit(limit + 1).execute()
       }).pipe(Effect.orDie)
 
-/** The organization's billing integration (decisions 5, 8) and the contexts a grant sees, read together. */
+/**
+ * The organization's billing integration (decisions 5, 8: configured once its connector reported it `ready`; one
+ * still `connecting` or `failed` is not) and the contexts a grant sees, read together.
+ */
 export interface BillingScope {
   readonly integration: { readonly configured: boolean; readonly declaredGates: ReadonlyArray<string> }
   readonly contextIds: ReadonlyArray<string>
@@ -82,6 +85,8 @@ export const billingScope = (organizationId: string, grantedIds: ReadonlyArray<s
           .selectFrom("billingIntegrations")
           .select("declaredGates")
           .where("organizationId", "=", organizationId)
+          // Configured means the connector reported the configuration ready (decisions 8).
+          .where("status", "=", "ready")
           .as("declaredGates"),
         sql<ReadonlyArray<string>>`array(select id from visible)`.as("contextIds")
       ])

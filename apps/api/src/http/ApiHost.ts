@@ -29,13 +29,22 @@ const OpenApiJson = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/** Adds the RFC 6750 challenge to every 401. */
+/**
+ * Adds the RFC 6750 challenge to every 401: without an error code when the request carried no credentials
+ * (section 3.1), `invalid_token` otherwise.
+ */
 const bearerChallenge = HttpMiddleware.make((app) =>
   Effect.zipRight(
-    HttpApp.appendPreResponseHandler((_request, response) =>
+    HttpApp.appendPreResponseHandler((request, response) =>
       Effect.succeed(
         response.status === 401
-          ? HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer error="invalid_token"')
+          ? HttpServerResponse.setHeader(
+              response,
+              "www-authenticate",
+              request.headers["authorization"] === undefined
+                ? 'Bearer realm="api"'
+                : 'Bearer realm="api", error="invalid_token"'
+            )
           : response
       )
     ),

@@ -7,9 +7,13 @@ import { problem } from "@propline/contract/Problem"
 import type { BadRequest } from "@propline/contract/Problem"
 import { Effect, Either, Schema } from "effect"
 
-const CursorJson = Schema.parseJson(
-  Schema.Struct({ k: Schema.String, t: Schema.DateFromString, i: Schema.UUID })
+/** Exactly what `Date.prototype.toISOString` writes for years 1970 to 9999: anything else was not ours. */
+const Instant = Schema.String.pipe(
+  Schema.pattern(/^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  Schema.compose(Schema.DateFromString)
 )
+
+const CursorJson = Schema.parseJson(Schema.Struct({ k: Schema.String, t: Instant, i: Schema.UUID }))
 const decodeCursor = Schema.decodeUnknownEither(CursorJson)
 
 /** The position after which the next page starts. */
@@ -26,7 +30,7 @@ export const encode = (kind: string, position: Position): string =>
 export const decode = (kind: string, cursor: string | undefined): Effect.Effect<Position | undefined, BadRequest> => {
   if (cursor === undefined) return Effect.succeed(undefined)
   const invalid = problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return Effect.fail(invalid)
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) return Effect.fail(invalid)
   const decoded = decodeCursor(Buffer.from(cursor, "base64url").toString("utf8"))
   if (Either.isLeft(decoded) || decoded.right.k !== kind || Number.isNaN(decoded.right.t.getTime())) {
     return Effect.fail(invalid)

@@ -11,12 +11,42 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { problem } from "@propline/contract/Problem"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { currentRequestId } from "./RequestId.js"
+import { BodyRejected, MAX_BODY_BYTES, withCheckedBody } from "./RequestBody.js"
 
 /** A domain refusal as its problem: 400 or 409 by code (decisions 4), `code` the spec's, `detail` the domain's. */
 export const fromRefusal = (refusal: BillingRefusal) =>
   httpStatusOf(refusal) === 409
     ? problem.conflict(refusal.code, refusal.detail)
     : problem.badRequest(refusal.code, refusal.detail)
+
+/**
+ * Spec 7.1: one issue per failing field. The decoder can report several for one path (each branch of an optional
+ * union); the first is the one that names the rule.
+ */
+const onePerPath = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) => {
+  const byPath = new Map<string, string>()
+  for (const issue of issues) if (!byPath.has(issue.path)) byPath.set(issue.path, issue.message)
+  return [...byPath].map(([path, message]) => ({ path, message }))
+}
+
+/** A platform message made readable: the body's root is described as such, not by the schema's class name. */
+const readable = (path: string, message: string): string =>
+  path === "" && /^Expected \w+(?: \(Encoded side\))?, actual/.test(message)
+    ? `The body must be a JSON object; ${message.replace(/^Expected \w+(?: \(Encoded side\))?, /, "")}.`
+    : message
+
+const bodyProblem = (rejected: BodyRejected) => {
+  switch (rejected.reason) {
+    case "too_large":
+      return problem.payloadTooLarge(`The body is larger than ${MAX_BODY_BYTES} bytes.`)
+    case "invalid_utf8":
+      return problem.validationFailed([{ path: "", message: "The body is not valid UTF-8." }])
+    case "invalid_json":
+      return problem.validationFailed([{ path: "", message: "The body is not valid JSON." }])
+    case "unreadable":
+      return problem.validationFailed([{ path: "", message: "The body could not be read to its end." }])
+  }
+}
 
 /** RFC 6901: `~` → `~0`, `/` → `~1`. */
 const pointer = (path: ReadonlyArray<PropertyKey>): string =>
@@ -27,19 +57,26 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 
 
 /**
- * The HttpApi-level middleware: platform decode failures become VALIDATION_FAILED with JSON Pointer paths; a body that is not
+ * The HttpApi-level middleware: the request's body is read by {@link withCheckedBody} (bounded, strict UTF-8);
+ * platform decode failures become VALIDATION_FAILED with JSON Pointer paths; a body that is not
  * JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect is a 500 problem.
  */
 export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     return yield* app.pipe(
+      Effect.provideService(HttpServerRequest.HttpServerRequest, withCheckedBody(request)),
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
         if (Option.isSome(failure)) {
           const error = failure.value as unknown
           if (error instanceof HttpApiError.HttpApiDecodeError) {
-            const issues = error.issues.map((issue) => ({ path: pointer(issue.path), message: issue.message }))
+            const issues = onePerPath(
+              error.issues.map((issue) => {
+                const path = pointer(issue.path)
+                return { path, message: readable(path, issue.message) }
+              })
+            )
             return Effect.fail(problem.validationFailed(issues))
           }
           if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
@@ -48,10 +85,9 @@ export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app
           return Effect.failCause(cause)
         }
         const defect = Cause.dieOption(cause)
+        if (Option.isSome(defect) && defect.value instanceof BodyRejected) return Effect.fail(bodyProblem(defect.value))
         if (Option.isSome(defect) && isBodyDecodeDefect(defect.value)) {
-          return Effect.fail(
-            problem.validationFailed([{ path: "", message: "The body is not valid JSON." }])
-          )
+          return Effect.fail(problem.validationFailed([{ path: "", message: "The body is not valid JSON." }]))
         }
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
         return Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>

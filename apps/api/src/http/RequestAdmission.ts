@@ -15,7 +15,7 @@ export const JsonBodyLive = Layer.succeed(
     const request = yield* HttpServerRequest.HttpServerRequest
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return
     const contentType = request.headers["content-type"]
-    if (contentType !== undefined && !json.test(contentType.trim())) {
+    if (contentType === undefined || !json.test(contentType.trim())) {
       return yield* Effect.fail(
         problem.validationFailed([{ path: "", message: "The body must be JSON, sent as Content-Type: application/json." }])
       )

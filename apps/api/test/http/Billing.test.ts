@@ -46,7 +46,8 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       const answer = await call(url("/v1/billing/send-queue"))
       expect(answer.status).toBe(401)
       expect(answer.headers.get("content-type")).toContain("application/problem+json")
-      expect(answer.headers.get("www-authenticate")).toContain("Bearer")
+      // RFC 6750 3.1: no error code when the request carried no credentials
+      expect(answer.headers.get("www-authenticate")).toBe('Bearer realm="api"')
       expect(answer.body).toMatchObject({ type: "about:blank", title: "Unauthorized", status: 401 })
     })
 
@@ -59,6 +60,7 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       const answer = await call(url("/v1/billing/send-queue"), { headers: { authorization: value } })
       expect(answer.status).toBe(401)
       expect(answer.body.status).toBe(401)
+      expect(answer.headers.get("www-authenticate")).toBe('Bearer realm="api", error="invalid_token"')
     })
 
     it("answers 401 before validating input", async () => {
@@ -128,8 +130,24 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       const answer = await call(url(`/v1/operational-contexts?${query}`), { token: billingToken })
       expect(answer.status).toBe(400)
       expect(answer.body.code).toBe("VALIDATION_FAILED")
-      expect(answer.body.issues.map((i: { path: string }) => i.path)).toContain(path)
+      // spec 7.1: one entry per failing field
+      expect(answer.body.issues.map((i: { path: string }) => i.path)).toEqual([path])
     })
+
+    it("says what a valid limit is", async () => {
+      const answer = await call(url("/v1/operational-contexts?limit=0"), { token: billingToken })
+      expect(answer.body.issues).toEqual([{ path: "/limit", message: "must be an integer from 1 to 100" }])
+    })
+
+    it.each(["0000-01-01T00:00:00.000Z", "+275760-09-13T00:00:00.000Z", "-271821-04-20T00:00:00.000Z", "2026-11-20"])(
+      "refuses a forged cursor at %s with 400, not 500",
+      async (t) => {
+        const cursor = Buffer.from(JSON.stringify({ k: "send-queue", t, i: org.contractId })).toString("base64url")
+        const answer = await call(url(`/v1/billing/send-queue?cursor=${cursor}`), { token: billingToken })
+        expect(answer.status).toBe(400)
+        expect(answer.body.issues.map((i: { path: string }) => i.path)).toEqual(["/cursor"])
+      }
+    )
   })
 
   describe("GET /v1/billing/verification-queue", () => {
@@ -175,6 +193,12 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       expect([c.status, c.body.code]).toEqual([400, "BILLING_INTEGRATION_NOT_CONFIGURED"])
       const d = await call(url("/v1/billing/send-queue"), { token: noGateToken })
       expect(d.status).toBe(200)
+      // an integration that is not ready (decisions 8) is not configured
+      const failed = await app.run(Fixtures.organization({ name: "Failed ERP", integration: { gates: ["verification"], status: "failed" } }))
+      const failedApp = await app.run(Fixtures.application(failed))
+      const failedToken = await token(app.authUrl, failedApp.clientId, failedApp.secret)
+      const f = await call(url("/v1/billing/send-queue"), { token: failedToken })
+      expect([f.status, f.body.code]).toEqual([400, "BILLING_INTEGRATION_NOT_CONFIGURED"])
       const proposalId = await app.run(Fixtures.proposal(noGate))
       const e = await pass(proposalId, "ERP-GATE", noGateToken)
       expect([e.status, e.body.code]).toEqual([400, "BILLING_INTEGRATION_GATE_NOT_DECLARED"])
@@ -302,6 +326,48 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       expect(queue.body.items.map((p: { id: string }) => p.id)).toContain(proposalId)
     })
 
+    it.each([
+      ["a NUL character", "ERP-\u0000-1"],
+      ["an escape character", "ERP-\u001b-1"],
+      ["a lone surrogate", "ERP-\ud800-1"]
+    ])("refuses an externalReference with %s with 400, never 500", async (_, externalReference) => {
+      const proposalId = await app.run(Fixtures.proposal(org))
+      const answer = await pass(proposalId, externalReference)
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues.map((i: { path: string }) => i.path)).toEqual(["/externalReference"])
+    })
+
+    it("refuses a body that is not UTF-8 with 400, changing nothing", async () => {
+      const proposalId = await app.run(Fixtures.proposal(org))
+      const body = Buffer.concat([Buffer.from('{"externalReference":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])
+      const answer = await call(url(`/v1/billing/invoice-proposals/${proposalId}/pass`), {
+        token: billingToken,
+        body,
+        headers: { "content-type": "application/json" }
+      })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      const row = await app.run(
+        Db.query((db) => db.selectFrom("invoiceProposals").select("status").where("id", "=", proposalId).executeTakeFirstOrThrow())
+      )
+      expect(row.status).toBe("proposed")
+    })
+
+    it("refuses a body over 64 KiB with 413 without reading it into memory", async () => {
+      const proposalId = await app.run(Fixtures.proposal(org))
+      const answer = await pass(proposalId, "x".repeat(70 * 1024))
+      expect(answer.status).toBe(413)
+      expect(answer.body).toMatchObject({ type: "about:blank", status: 413 })
+    })
+
+    it("refuses a body without Content-Type with 400", async () => {
+      const proposalId = await app.run(Fixtures.proposal(org))
+      const answer = await call(url(`/v1/billing/invoice-proposals/${proposalId}/pass`), {
+        token: billingToken,
+        body: new TextEncoder().encode(JSON.stringify({ externalReference: "ERP-NO-CT" }))
+      })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+    })
+
     it("refuses a path id that is not a UUID with 400 VALIDATION_FAILED at /proposalId", async () => {
       const answer = await pass("not-a-uuid", "ERP-X")
       expect(answer.status).toBe(400)
@@ -415,6 +481,8 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
         reportFailed(invoiceId, "not mine", otherToken)
       ])
       expect(answers.map((a) => a.status)).toEqual([404, 404, 404])
+      await app.run(Fixtures.proposal(other))
+      await app.run(Fixtures.approvedInvoice(other))
       const queues = await Promise.all([
         call(url("/v1/billing/verification-queue?limit=100"), { token: otherToken }),
         call(url("/v1/billing/send-queue?limit=100"), { token: otherToken }),
@@ -422,12 +490,17 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       ])
       for (const queue of queues) {
         expect(queue.status).toBe(200)
+        expect(queue.body.items.length).toBeGreaterThan(0)
         for (const item of queue.body.items) expect(item.organizationId).toBe(other.organizationId)
       }
       const proposal = await app.run(
         Db.query((db) => db.selectFrom("invoiceProposals").select("status").where("id", "=", proposalId).executeTakeFirstOrThrow())
       )
       expect(proposal.status).toBe("proposed")
+      const invoice = await app.run(
+        Db.query((db) => db.selectFrom("invoices").select("status").where("id", "=", invoiceId).executeTakeFirstOrThrow())
+      )
+      expect(invoice.status).toBe("approved")
     })
   })
 

@@ -25,7 +25,7 @@ export interface OrganizationFixture {
 
 export const organization = (options: {
   readonly name: string
-  readonly integration?: { readonly gates: ReadonlyArray<string> } | "none"
+  readonly integration?: { readonly gates: ReadonlyArray<string>; readonly status?: "connecting" | "ready" | "failed" } | "none"
 }) =>
   Effect.gen(function* () {
     const at = NOW
@@ -103,7 +103,7 @@ export const organization = (options: {
           .values({
             organizationId,
             provider: "Fortnox",
-            status: "ready",
+            status: integration.status ?? "ready",
             declaredGates: [...integration.gates],
             externalAccount: null,
             ...stamp

@@ -67,8 +67,8 @@ export const call = async (
 ): Promise<Answer> => {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token !== undefined) headers["authorization"] = `Bearer ${options.token}`
-  let body: string | undefined
-  if (typeof options.body === "string") body = options.body
+  let body: string | Uint8Array | undefined
+  if (typeof options.body === "string" || options.body instanceof Uint8Array) body = options.body
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body)
     headers["content-type"] ??= "application/json"
