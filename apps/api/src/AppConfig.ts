@@ -13,6 +13,7 @@
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
+ * | HOST          | 0.0.0.0                           | the interface both listeners bind                    |
  */
 import { Config, Context, Effect, Layer, Option } from "effect"
 
@@ -28,6 +29,8 @@ export interface AppConfigShape {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly demoData: boolean
+  /** The interface both listeners bind. */
+  readonly host: string
 }
 
 export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig, AppConfigShape>() {
@@ -45,6 +48,7 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
+      const host = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
       return make({
         apiPort,
         authPort,
@@ -53,7 +57,8 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         hosts,
         databaseUrl: Option.getOrUndefined(databaseUrl),
         dataDir,
-        demoData
+        demoData,
+        host
       })
     }).pipe(Effect.orDie)
   )
@@ -74,6 +79,7 @@ export const make = (input: {
   readonly databaseUrl?: string | undefined
   readonly dataDir?: string
   readonly demoData?: boolean
+  readonly host?: string
 }): AppConfigShape => {
   const hosts = input.hosts ?? ["api", "auth"]
   return {
@@ -85,6 +91,7 @@ export const make = (input: {
     runAuth: hosts.includes("auth"),
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
-    demoData: input.demoData ?? true
+    demoData: input.demoData ?? true,
+    host: input.host ?? "0.0.0.0"
   }
 }

@@ -21,7 +21,7 @@ export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
 
 export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) => Db.layer(databaseConfig(config))))
 
-const listen = (port: number) => NodeHttpServer.layer(createServer, { port, host: process.env["HOST"] ?? "0.0.0.0" })
+const listen = (config: AppConfigShape, port: number) => NodeHttpServer.layer(createServer, { port, host: config.host })
 
 /** The API host on `config.apiPort`. */
 export const ApiHostLive = (config: AppConfigShape) =>
@@ -29,12 +29,12 @@ export const ApiHostLive = (config: AppConfigShape) =>
     Layer.provide(DocsLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
-    Layer.provide(listen(config.apiPort))
+    Layer.provide(listen(config, config.apiPort))
   )
 
 /** The identity host on `config.authPort`. */
 export const IdentityHostLive = (config: AppConfigShape) =>
-  HttpServer.serve(IdentityHttpApp).pipe(HttpServer.withLogAddress, Layer.provide(listen(config.authPort)))
+  HttpServer.serve(IdentityHttpApp).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
 
 /** The hosts the configuration asks for, with the services they share (signing keys, token verification). */
 export const HostsLive = Layer.unwrapEffect(

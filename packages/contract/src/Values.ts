@@ -45,6 +45,7 @@ export const ProposalStatus = Schema.Literal("proposed", "passed", "rejected", "
 export const PaymentReferenceType = Schema.Literal("ocr", "kid", "reference")
 
 /** C0 controls other than tab, line feed and carriage return, DEL, and UTF-16 halves without their pair. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const unstorable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**

@@ -36,7 +36,7 @@ export const Role = Schema.Literal("billing", "signing", "booking", "integration
 export type Role = typeof Role.Type
 
 /**
- * The JWT payload of an access token. RFC 9068 2.2: `iss` (the identity host), `sub` (the Application's client id,
+ * The JWT payload of an access token. RFC 9068 2.2: `iss` (the identity host), `sub` (the Application's id (UUID),
  * or the installation for a connector), `aud` (the API host), `exp` and `iat` (NumericDate: whole seconds since the
  * epoch), `jti`, `client_id`. Ours: `org`, the organization's id (UUID); `roles`; `ctx`, the ids of the operational
  * contexts granted (each includes its subtree; decisions 2).

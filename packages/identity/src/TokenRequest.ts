@@ -82,6 +82,27 @@ export const TOKEN_REQUEST_PARAMETERS = [
 export type TokenRequestParameter = (typeof TOKEN_REQUEST_PARAMETERS)[number]
 
 /**
+ * The longest `client_id` accepted, in characters. RFC 6749 sets no maximum; 255 is ample for the ids this service
+ * issues and keeps a lookup key short.
+ *
+ * @since 0.1.0
+ */
+export const CLIENT_ID_MAX_LENGTH = 255
+
+// RFC 6749 Appendix A.1: client-id = *VSCHAR, VSCHAR = %x20-7E.
+const CLIENT_ID = new RegExp(`^[\\x20-\\x7E]{1,${CLIENT_ID_MAX_LENGTH}}$`)
+
+/**
+ * Whether `clientId` (decoded: after form-decoding of the field or of the Basic user-id) is a well-formed client
+ * identifier: 1 to {@link CLIENT_ID_MAX_LENGTH} characters, each of RFC 6749 VSCHAR (Appendix A.1: %x20-7E, the
+ * printable ASCII characters and the space). No control character (NUL, line breaks, DEL) and no non-ASCII
+ * character is one.
+ *
+ * @since 0.1.0
+ */
+export const isWellFormedClientId = (clientId: string): boolean => CLIENT_ID.test(clientId)
+
+/**
  * What the HTTP layer hands over, unread: the `Content-Type` header, the body as text, and the `Authorization`
  * header (`undefined` when a header is absent).
  *
@@ -117,6 +138,10 @@ export interface TokenRequestInput {
  *   its form fields alone.
  * - A client id without a secret or a secret without a client id, by either method: `invalid_client`
  *   (`credentials_incomplete`).
+ * - A client id (after decoding) that is not {@link isWellFormedClientId} (1 to 255 characters of RFC 6749 VSCHAR,
+ *   %x20-7E): `invalid_client` (`credentials_malformed`) with the method used, without a database lookup. So a NUL,
+ *   a line break, DEL or any non-ASCII character never reaches the query by `client_id` (PostgreSQL refuses a NUL
+ *   in text outright); the body is the one of every `invalid_client`.
  * - A secret not of the `service_sk_` format: `invalid_client` (`credentials_malformed`), without a database
  *   lookup.
  *
@@ -136,11 +161,14 @@ export class ClientCredentialsRequest extends Data.TaggedClass("ClientCredential
  * `installationId` it wants a token for. `clientId` is the optional `client_id` form field (RFC 7521 4.2; some
  * libraries send it); when present it must equal the assertion's `iss`, which `judgeAssertionClaims` checks.
  *
- * Refusals, all `invalid_request`, in this order:
- * - HTTP Basic or a `client_secret` field: the grant authenticates with the assertion only.
- * - `client_assertion_type` missing or other than `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
- * - `client_assertion` missing.
- * - `installation_id` missing.
+ * Refusals, in this order:
+ * - HTTP Basic or a `client_secret` field: `invalid_request`; the grant authenticates with the assertion only.
+ * - `client_assertion_type` missing or other than `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`:
+ *   `invalid_request`.
+ * - `client_assertion` missing: `invalid_request`.
+ * - `installation_id` missing: `invalid_request`.
+ * - A `client_id` that is not {@link isWellFormedClientId}: `invalid_client` (`private_key_jwt`,
+ *   `credentials_malformed`), as for `client_credentials`.
  *
  * @since 0.1.0
  */
@@ -298,6 +326,7 @@ const clientCredentials = (
   method: ClientCredentialsRequest["method"]
 ): Either.Either<ClientCredentialsRequest, InvalidClient> => {
   if (clientId === "" || clientSecret === "") return invalidClient(method, "credentials_incomplete")
+  if (!isWellFormedClientId(clientId)) return invalidClient(method, "credentials_malformed")
   if (!isWellFormedSecret(clientSecret)) return invalidClient(method, "credentials_malformed")
   return Either.right(new ClientCredentialsRequest({ clientId, clientSecret: Redacted.make(clientSecret), method }))
 }
@@ -306,7 +335,7 @@ const clientCredentials = (
 const readInstallationTokenGrant = (
   form: Form,
   authorization: string | undefined
-): Either.Either<InstallationTokenRequest, InvalidRequest> => {
+): Either.Either<InstallationTokenRequest, InvalidRequest | InvalidClient> => {
   if (readBasicCredentials(authorization)._tag !== "Absent" || form.has("client_secret")) {
     return invalidRequest(
       "The installation-token grant authenticates with client_assertion only; send no client_secret and no HTTP Basic credentials."
@@ -321,7 +350,9 @@ const readInstallationTokenGrant = (
   if (clientAssertion === undefined) return invalidRequest("The client_assertion parameter is missing.")
   const installationId = form.get("installation_id")
   if (installationId === undefined) return invalidRequest("The installation_id parameter is missing.")
-  return Either.right(
-    new InstallationTokenRequest({ clientAssertion, installationId, clientId: Option.fromNullable(form.get("client_id")) })
-  )
+  const clientId = form.get("client_id")
+  if (clientId !== undefined && !isWellFormedClientId(clientId)) {
+    return invalidClient("private_key_jwt", "credentials_malformed")
+  }
+  return Either.right(new InstallationTokenRequest({ clientAssertion, installationId, clientId: Option.fromNullable(clientId) }))
 }

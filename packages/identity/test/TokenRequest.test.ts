@@ -9,7 +9,9 @@ import {
   CLIENT_ASSERTION_TYPE_JWT_BEARER,
   ClientCredentialsRequest,
   GRANT_TYPE_INSTALLATION_TOKEN,
+  CLIENT_ID_MAX_LENGTH,
   InstallationTokenRequest,
+  isWellFormedClientId,
   parseTokenRequest,
   TOKEN_REQUEST_PARAMETERS
 } from "../src/TokenRequest.js"
@@ -231,7 +233,7 @@ describe("client_credentials, method A: HTTP Basic (spec 5.2; RFC 6749 2.3.1)", 
     ["%2B becomes +", "a%2Bb", "a+b"],
     ["%25 becomes %", "100%25", "100%"],
     ["lower-case escapes work", "my%5fclient", "my_client"],
-    ["UTF-8 escapes become their character", "caf%C3%A9", "café"],
+    ["%7E becomes ~", "a%7Eb", "a~b"],
     ["a % not followed by two hex digits stays", "50%off", "50%off"],
     ["plain text stays", "client_1", "client_1"]
   ]
@@ -444,6 +446,101 @@ describe("installation-token grant (spec 5.3)", () => {
   }
 })
 
+describe("client_id is 1 to 255 characters of RFC 6749 VSCHAR (Appendix A.1), checked before any lookup", () => {
+  const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join("")
+  const wellFormed: ReadonlyArray<readonly [string, string]> = [
+    ["one character", "a"],
+    ["every printable ASCII character and the space", printable],
+    [`${CLIENT_ID_MAX_LENGTH} characters`, "a".repeat(CLIENT_ID_MAX_LENGTH)],
+    ["an issued id", "app_01jd8x2k5q7r9t3v6w8y0z2b4c"]
+  ]
+  const malformed: ReadonlyArray<readonly [string, string]> = [
+    ["a NUL", "\u0000abc"],
+    ["a NUL in the middle", "a\u0000b"],
+    ["a line feed", "client\n1"],
+    ["a carriage return", "client\r1"],
+    ["a tab", "client\t1"],
+    ["U+001F", "client\u001f"],
+    ["DEL", "client\u007f"],
+    ["U+0080", "client\u0080"],
+    ["U+0085 (next line)", "client\u0085"],
+    ["a non-ASCII letter", "café"],
+    ["an emoji", "client😀"],
+    ["U+2028 (line separator)", "client\u2028"],
+    [`${CLIENT_ID_MAX_LENGTH + 1} characters`, "a".repeat(CLIENT_ID_MAX_LENGTH + 1)],
+    ["4096 characters", "a".repeat(4096)]
+  ]
+
+  it("isWellFormedClientId accepts VSCHAR ids of 1 to 255 characters and nothing else", () => {
+    for (const [name, clientId] of wellFormed) expect(isWellFormedClientId(clientId), name).toBe(true)
+    for (const [name, clientId] of malformed) expect(isWellFormedClientId(clientId), name).toBe(false)
+    expect(isWellFormedClientId("")).toBe(false)
+  })
+
+  for (const [name, clientId] of wellFormed) {
+    it(`accepts ${name}, by Basic and by form`, () => {
+      expect(expectRequest(parse({ body: clientCredentials(), authorization: basic(clientId, SECRET) })))
+        .toMatchObject({ clientId, method: "client_secret_basic" })
+      expect(expectRequest(parse({ body: clientCredentials({ client_id: clientId, client_secret: SECRET }) })))
+        .toMatchObject({ clientId, method: "client_secret_post" })
+    })
+  }
+
+  for (const [name, clientId] of malformed) {
+    it(`refuses ${name} with invalid_client 401 after Basic, with the Basic challenge`, () => {
+      const result = parse({ body: clientCredentials(), authorization: basic(clientId, SECRET) })
+      expectInvalidClient(result, "client_secret_basic", "credentials_malformed")
+      if (Either.isLeft(result)) {
+        expect(wwwAuthenticate(result.left, "propline")).toBe(`Basic realm="propline", error="invalid_client"`)
+      }
+    })
+
+    it(`refuses ${name} with invalid_client 401 in the form, without a challenge`, () => {
+      const result = parse({ body: clientCredentials({ client_id: clientId, client_secret: SECRET }) })
+      expectInvalidClient(result, "client_secret_post", "credentials_malformed")
+      if (Either.isLeft(result)) expect(wwwAuthenticate(result.left, "propline")).toBeUndefined()
+    })
+  }
+
+  it("reads the id after decoding: a percent-encoded NUL is a NUL, in Basic and in the form", () => {
+    expectInvalidClient(
+      parse({ body: clientCredentials(), authorization: `Basic ${base64(`a%00b:${SECRET}`)}` }),
+      "client_secret_basic",
+      "credentials_malformed"
+    )
+    expectInvalidClient(
+      parse({ body: `grant_type=client_credentials&client_id=%00abc&client_secret=${SECRET}` }),
+      "client_secret_post",
+      "credentials_malformed"
+    )
+    // A raw NUL byte in the Basic user-id, not percent-encoded.
+    expectInvalidClient(
+      parse({ body: clientCredentials(), authorization: `Basic ${base64(`a\u0000b:${SECRET}`)}` }),
+      "client_secret_basic",
+      "credentials_malformed"
+    )
+    // UTF-8 escapes decode to their character, which is not VSCHAR.
+    expectInvalidClient(
+      parse({ body: clientCredentials(), authorization: `Basic ${base64(`caf%C3%A9:${SECRET}`)}` }),
+      "client_secret_basic",
+      "credentials_malformed"
+    )
+  })
+
+  it("refuses a malformed id beside Basic naming the same client as invalid_client after Basic", () => {
+    const result = parse({ body: clientCredentials({ client_id: "a\u0000b" }), authorization: basic("a\u0000b", SECRET) })
+    expectInvalidClient(result, "client_secret_basic", "credentials_malformed")
+  })
+
+  it("refuses a malformed client_id on the installation-token grant with invalid_client 401", () => {
+    for (const [name, clientId] of malformed) {
+      const result = parse({ body: installationToken({ client_id: clientId }) })
+      expectInvalidClient(result, "private_key_jwt", "credentials_malformed")
+      if (Either.isLeft(result)) expect(wwwAuthenticate(result.left, "propline"), name).toBeUndefined()
+    }
+  })
+})
+
 describe("the rules apply in their documented order", () => {
   const cases: ReadonlyArray<readonly [string, TokenRequestInput, TokenRequestError["error"]]> = [
     [
@@ -510,6 +607,35 @@ describe("the rules apply in their documented order", () => {
       "both methods before a malformed secret",
       { contentType: FORM, body: clientCredentials({ client_secret: "bad" }), authorization: basic("c", "bad") },
       "invalid_request"
+    ],
+    [
+      "both methods before a malformed client id",
+      { contentType: FORM, body: clientCredentials({ client_id: "a\u0000", client_secret: SECRET }), authorization: basic("a\u0000", SECRET) },
+      "invalid_request"
+    ],
+    [
+      "a form client_id naming another client than Basic before a malformed client id",
+      { contentType: FORM, body: clientCredentials({ client_id: "client_1" }), authorization: basic("a\u0000", SECRET) },
+      "invalid_request"
+    ],
+    [
+      "scope before a malformed client id",
+      { contentType: FORM, body: clientCredentials({ scope: "x", client_id: "a\u0000", client_secret: SECRET }), authorization: undefined },
+      "invalid_scope"
+    ],
+    [
+      "a missing installation_id before a malformed client id",
+      {
+        contentType: FORM,
+        body: encode({
+          grant_type: GRANT_TYPE_INSTALLATION_TOKEN,
+          client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER,
+          client_assertion: ASSERTION,
+          client_id: "a\u0000"
+        }),
+        authorization: undefined
+      },
+      "invalid_request"
     ]
   ]
   for (const [name, input, error] of cases) {
@@ -529,7 +655,11 @@ describe("invalid_client answers are indistinguishable (spec 7.2, decisions 3)",
       { body: clientCredentials(), authorization: "Basic !!!!" },
       { body: clientCredentials(), authorization: basic("client_1", "hunter2") },
       { body: clientCredentials(), authorization: `Basic ${base64("client_1:")}` },
-      { body: clientCredentials({ client_assertion: ASSERTION }) }
+      { body: clientCredentials({ client_assertion: ASSERTION }) },
+      { body: clientCredentials({ client_id: "\u0000abc", client_secret: SECRET }) },
+      { body: clientCredentials(), authorization: basic("a\u0000b", SECRET) },
+      { body: clientCredentials({ client_id: "a".repeat(256), client_secret: SECRET }) },
+      { body: installationToken({ client_id: "a\u0000b" }) }
     ]
     const bodies = new Set(
       inputs.map((input) => {

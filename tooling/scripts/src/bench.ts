@@ -60,7 +60,7 @@ const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
 const RESULTS_MD = join(REPO_ROOT, "tooling/scripts/bench-results.md")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
 
-/** Token requests per client the run may spend: the limit is 60 per 60 s; the margin covers the sliding window. */
+/** Token requests per client the run may spend: the limit is 60 per 60 s; the margin keeps every client well under it. */
 const PER_CLIENT_BUDGET = 50
 /** A token rate no 2-core machine reaches with this stack; sizing the clients for it leaves a wide margin. */
 const EXPECTED_MAX_TOKEN_RATE = 5_000
@@ -389,7 +389,7 @@ const program = Effect.gen(function* () {
     postgres: postgresVersion,
     notes: [
       `send-queue: API = \`GET {base_url}/v1/billing/send-queue?limit=50\` with a demo token (token verification, then the integration check, the visible-contexts CTE and the page query). Baseline = a plain node:http process with a pg.Pool of 10 (the API's pool size) running the same three SQL statements, rows serialized with JSON.stringify, no token verification. Page: ${apiPage.items} invoices with a next cursor; the demo's approved invoices were copied to ${approvedInvoices} so a full page exists.`,
-      `token: API = \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} extra Applications inserted for the run (the endpoint allows 60 requests per 60 s per client; ${apiClients.issued()} requests were prepared, at most ${Math.ceil(apiClients.issued() / clients.length)} per client; the highest count in one rate window was ${rateWindows.maxPerWindow}). Baseline = a plain node:http process: parse Basic, one SELECT of the Application, its active secret digests and granted contexts by client_id, SHA-256 compared in constant time, the same claims signed ES256 with node:crypto. The baseline keeps no rate-limit windows and writes nothing, so the ratio includes the cost of the rate limit (an upsert per token) and of \`last_used_at\`.`,
+      `token: API = \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} extra Applications inserted for the run (the endpoint allows 60 requests per 60 s per client; ${apiClients.issued()} requests were prepared, at most ${Math.ceil(apiClients.issued() / clients.length)} per client; the highest count in one one-second rate bucket was ${rateWindows.maxPerWindow}). Baseline = a plain node:http process: parse Basic, one SELECT of the Application, its active secret digests and granted contexts by client_id, SHA-256 compared in constant time, the same claims signed ES256 with node:crypto. After authenticating, the baseline runs the same rate-limit statement as the API (bucket upsert, stale-bucket delete, \`last_used_at\`), so the ratio measures everything else.`,
       "Non-2xx must be 0 for the run to pass (a 429 would mean the client rotation failed).",
       `CPU busy in the idle second before each target (other processes): ${measurements.map((m) => `${m.target} ${(m.busyBefore * 100).toFixed(0)}%`).join(", ")}${busy ? " -- the machine was not idle, so these figures are noisy; rerun on an idle machine" : ""}.`
     ]
@@ -409,7 +409,7 @@ const program = Effect.gen(function* () {
         )
       }
     }
-    console.log(`token clients: ${clients.length}; highest request count in one token rate window: ${rateWindows.maxPerWindow} (limit 60)`)
+    console.log(`token clients: ${clients.length}; highest request count in one one-second rate bucket: ${rateWindows.maxPerWindow} (limit 60)`)
     console.log(`machine: ${info.machine}; the load generator shares these cores with the servers and PostgreSQL`)
     if (busy) console.log(`warning: over ${BUSY_THRESHOLD * 100}% CPU busy before a target: the machine was not idle, figures are noisy`)
     console.log(`wrote ${RESULTS_MD} and ${RESULTS_JSON}`)

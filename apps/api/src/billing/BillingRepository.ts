@@ -9,7 +9,7 @@ import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import * as Db from "@propline/db/Db"
 import type { InvoiceProposalTable, InvoiceTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import type { Selectable } from "kysely"
+import { type ExpressionBuilder, type Selectable, sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import type { Position } from "../http/Cursor.js"
 
@@ -31,12 +31,16 @@ const toInvoice = (row: Row<InvoiceTable>): InvoiceRecord => withoutNulls(row) a
 
 const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
 
-const keysetAfter = (column: "createdAt" | "approvedAt", after: Position | undefined) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kysely's expression builder is generic per table
-  (eb: any) =>
+/** Rows after `after` in (`column`, id) order: the keyset condition of a cursor page (decisions 4). */
+const keysetAfter =
+  (column: "createdAt" | "approvedAt", after: Position | undefined) =>
+  <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>) =>
     after === undefined
       ? eb.and([])
-      : eb.or([eb(column, ">", after.at), eb.and([eb(column, "=", after.at), eb("id", ">", after.id)])])
+      : eb.or([
+          eb(sql.ref(column), ">", after.at),
+          eb.and([eb(sql.ref(column), "=", after.at), eb(sql.ref("id"), ">", after.id)])
+        ])
 
 /** Proposals `proposed` in the visible contexts, oldest first; `limit + 1` rows. */
 export const verificationQueue = (

@@ -7,12 +7,15 @@
  *    of every active secret of the Application (each compared in constant time, all of them, no early exit),
  *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`), whose body
  *    does not say which check failed.
- * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one):
- *    one atomic upsert of the client's row in `token_rate_windows` for the current window, the previous window's
- *    count, and `RateLimitWindow.judgeRequestRate`; over the limit is `slow_down` with `retryAfterSeconds`. A
- *    refused request is counted too, so a client that keeps hammering stays refused. When a client opens a new
- *    window its rows older than the previous window are deleted, and one time in {@link SWEEP_ONE_IN} every
- *    client's are, so the table holds at most about two rows per recently active client.
+ * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one),
+ *    exact to the second (spec 7.2 and 8: more than 60 requests for one client in 60 seconds is `slow_down`):
+ *    `token_rate_windows` holds one row per client and second (`window_start` = the second, epoch-aligned;
+ *    `request_count` = the client's requests in it). One statement increments the current second's row, reads
+ *    the client's other rows of the window (the 60 whole seconds ending with the current one) and deletes its
+ *    rows older than that; `RateLimitWindow.judgeRequestRate` judges the counts; over the limit is `slow_down`
+ *    with `retryAfterSeconds`. A refused request is counted too, so a client that keeps hammering stays refused.
+ *    One time in {@link SWEEP_ONE_IN} new rows every client's rows older than the window are deleted as well, so
+ *    the table holds the rows of the last minute plus those of clients that stopped since the last sweep.
  * 3. The token: ES256 with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
  *    (iss = authUrl, aud = baseUrl, sub = the Application's id, client_id, org, roles, ctx = granted contexts,
  *    a random jti, iat now, exp iat + 600).
@@ -33,10 +36,11 @@ import * as Db from "@propline/db/Db"
 import { buildClaims, ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, type Role } from "@propline/identity/AccessTokenClaims"
 import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
 import {
+  bucketStart,
   judgeRequestRate,
   TOKEN_RATE_LIMIT,
   TOKEN_RATE_WINDOW_SECONDS,
-  windowStart
+  windowEdge
 } from "@propline/identity/RateLimitWindow"
 import { InvalidClient, SlowDown } from "@propline/identity/TokenError"
 import type { ClientCredentialsRequest, TokenRequest } from "@propline/identity/TokenRequest"
@@ -48,8 +52,16 @@ import { createHash, randomInt, randomUUID } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
-/** One new window in this many also deletes every client's stale windows. */
-export const SWEEP_ONE_IN = 64
+/**
+ * One new rate-limit row (a client's first request in a second) in this many also deletes every client's rows
+ * older than the window ({@link sweepRateWindows}). Each request already deletes its own client's old rows, so the
+ * sweep only collects those of clients that stopped sending, and the table holds the last minute's rows plus at
+ * most the rows created since the last sweep (about this many). A sweep scans the whole table (no index leads with
+ * `window_start`); spread over the rows created between two sweeps that is about one row scanned per new row, plus
+ * the last minute's rows divided by this. Rows are per second, up to 60 per client and minute, hence a larger
+ * number than one per client and minute would need.
+ */
+export const SWEEP_ONE_IN = 1024
 
 /** `last_used_at` is written when older than this, in milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000
@@ -78,6 +90,34 @@ interface AuthenticatedClient {
 }
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
+
+/**
+ * Deletes every client's rate-limit rows that start at or before `edge` (`RateLimitWindow.windowEdge`). Rows
+ * another transaction has locked (a request of that client deleting or counting them right now) are skipped, not
+ * waited for: the sweep is bookkeeping, never blocks a token request, and cannot deadlock with one; what it skips
+ * the next sweep or the client's next request deletes. Returns the number of rows deleted.
+ */
+export const sweepRateWindows = (edge: Date): Effect.Effect<number, never, Db.Db> =>
+  Db.query((db) =>
+    db
+      .deleteFrom("tokenRateWindows")
+      .where(({ eb, refTuple, selectFrom }) =>
+        eb(
+          refTuple("clientId", "windowStart"),
+          "in",
+          selectFrom("tokenRateWindows")
+            .select(["clientId", "windowStart"])
+            .where("windowStart", "<=", edge)
+            .forUpdate()
+            .skipLocked()
+            .$asTuple("clientId", "windowStart")
+        )
+      )
+      .executeTakeFirst()
+  ).pipe(
+    Effect.map((result) => Number(result.numDeletedRows)),
+    Effect.orDie
+  )
 
 const rejected = (request: ClientCredentialsRequest) =>
   new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
@@ -145,29 +185,51 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
 
     /**
      * Counts this request and judges the client's rate, in ONE statement (one round trip, atomic across
-     * instances): upsert the current window's count, delete the client's windows older than the previous one, mark
-     * the secret used (when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}), and read the previous
-     * window's count. These are bookkeeping writes, so the statement commits without waiting for the WAL flush
+     * instances):
+     * - `counted` upserts the client's row of the current second; its `returning` gives the count after the
+     *   increment, this request included, even when concurrent requests of the same second race (the conflicting
+     *   row is locked and re-read).
+     * - The outer select reads the client's other rows of the window (`window_start` after
+     *   `RateLimitWindow.windowEdge`: the 60 whole seconds ending with the current one; a row after the current
+     *   second, from an instance whose clock is ahead, is read too), one result row each (none: one row of nulls).
+     *   It reads the statement's snapshot, so a request of another second still in flight may be missed: the
+     *   count is exact up to requests being counted at that same moment.
+     * - `swept` deletes the client's rows at or before the edge (a primary-key range), skipping rows that a
+     *   concurrent request of the same client or the sweep has locked to delete them itself; the statement thus
+     *   only ever waits for the current second's row and then the secret's row, and cannot deadlock.
+     * - `used` marks the secret used when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}.
+     * These are bookkeeping writes, so the statement commits without waiting for the WAL flush
      * (`synchronous_commit off` for this transaction only): a crash can lose the last few counts, never a
-     * business record. One time in {@link SWEEP_ONE_IN} new windows also deletes every client's stale windows.
+     * business record. One time in {@link SWEEP_ONE_IN} new rows also runs {@link sweepRateWindows}.
+     *
+     * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
      */
     const countRequest = (client: AuthenticatedClient, now: Date): Effect.Effect<void, SlowDown> =>
       Effect.gen(function* () {
-        const current = windowStart(now, TOKEN_RATE_WINDOW_SECONDS)
-        const previous = new Date(current.getTime() - TOKEN_RATE_WINDOW_SECONDS * 1000)
+        const second = bucketStart(now)
+        const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
         const usedBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS)
         const result = yield* Db.query((db) =>
-          sql<{ readonly requestCount: number | string; readonly previousCount: number | string | null }>`
+          sql<{
+            readonly requestCount: number | string
+            readonly bucketStart: Date | null
+            readonly bucketCount: number | string | null
+          }>`
             with settings as (select set_config('synchronous_commit', 'off', true)),
             counted as (
               insert into token_rate_windows (client_id, window_start, request_count)
-              select ${client.clientId}, ${current}, 1 from settings
+              select ${client.clientId}, ${second}, 1 from settings
               on conflict (client_id, window_start)
               do update set request_count = token_rate_windows.request_count + 1
-              returning request_count
+              returning window_start, request_count
             ),
             swept as (
-              delete from token_rate_windows where client_id = ${client.clientId} and window_start < ${previous}
+              delete from token_rate_windows
+              where client_id = ${client.clientId} and window_start in (
+                select w.window_start from token_rate_windows w
+                where w.client_id = ${client.clientId} and w.window_start <= ${edge}
+                for update skip locked
+              )
             ),
             used as (
               update application_secrets set last_used_at = ${now}
@@ -175,26 +237,26 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
             )
             select
               counted.request_count as "requestCount",
-              (
-                select w.request_count from token_rate_windows w
-                where w.client_id = ${client.clientId} and w.window_start = ${previous}
-              ) as "previousCount"
+              w.window_start as "bucketStart",
+              w.request_count as "bucketCount"
             from counted
+            left join token_rate_windows w
+              on w.client_id = ${client.clientId} and w.window_start > ${edge}
+              and w.window_start <> counted.window_start
           `.execute(db)
         )
-        const counts = result.rows[0]
-        if (counts === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
-        const currentCount = Number(counts.requestCount)
-        if (currentCount === 1 && randomInt(SWEEP_ONE_IN) === 0) {
-          yield* Db.query((db) => db.deleteFrom("tokenRateWindows").where("windowStart", "<", previous).execute())
-        }
+        const first = result.rows[0]
+        if (first === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
+        const currentCount = Number(first.requestCount)
+        if (currentCount === 1 && randomInt(SWEEP_ONE_IN) === 0) yield* sweepRateWindows(edge)
         const verdict = judgeRequestRate({
           limit: TOKEN_RATE_LIMIT,
           windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
           now,
-          currentWindowStart: current,
           currentCount,
-          previousCount: Number(counts.previousCount ?? 0)
+          otherBuckets: result.rows.flatMap((row) =>
+            row.bucketStart === null ? [] : [{ start: row.bucketStart, count: Number(row.bucketCount) }]
+          )
         })
         if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
       }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))

@@ -15,7 +15,7 @@ import { AppConfig, make as makeConfig } from "../../src/AppConfig.js"
 import * as Applications from "../../src/identity/Applications.js"
 import { IdentityHttpApp, IdentityLive } from "../../src/identity/IdentityRouter.js"
 
-/** The frozen time of every test, mid-window (rate-limit windows are aligned to the minute). */
+/** The frozen time of every test, mid-second and mid-minute, so boundaries are crossed only on purpose. */
 export const FROZEN_AT = new Date("2030-01-01T12:00:30.000Z")
 
 /** The API host's address: the token audience. */

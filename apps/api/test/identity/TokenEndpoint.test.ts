@@ -5,14 +5,18 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { TOKEN_RATE_WINDOW_SECONDS, windowEdge } from "@propline/identity/RateLimitWindow"
 import { Effect } from "effect"
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
+import { randomUUID } from "node:crypto"
 import * as oauth from "oauth4webapi"
+import { sweepRateWindows } from "../../src/identity/TokenIssuer.js"
 import {
   API_URL,
   type ApplicationFixture,
   basic,
   clientSecretPostBody,
+  type ControlledClock,
   disableApplication,
   FROZEN_AT,
   identityHost,
@@ -42,6 +46,9 @@ const expectError = (reply: Reply, status: number, error: string) => {
   expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
   expectNoStore(reply)
 }
+
+// The start of the second holding `at`, in epoch milliseconds.
+const secondOf = (at: Date) => Math.floor(at.getTime() / 1000) * 1000
 
 const rateWindowCount = (clientId: string) =>
   Db.query((db) =>
@@ -354,6 +361,39 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         })
       )
 
+      it.effect("a client_id that is not 1 to 255 VSCHAR (a NUL, a control character, non-ASCII): 401, never 500", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const secret = `service_sk_${"A".repeat(43)}`
+          const bodies = new Set<string>()
+          const form = ["%00abc", "a%00", "client%0A1", "client%0D%0A1", "client%7F", "caf%C3%A9", "%E2%80%A8", "a".repeat(256)]
+          for (const clientId of form) {
+            const reply = yield* postToken(`${CLIENT_CREDENTIALS}&client_id=${clientId}&client_secret=${secret}`)
+            expectError(reply, 401, "invalid_client")
+            expect(reply.headers.get("www-authenticate"), clientId).toBeNull()
+            bodies.add(reply.text)
+          }
+          // Basic user-ids, form-urlencoded before base64 (RFC 6749 2.3.1): %00 is a NUL once decoded.
+          const basicIds = ["a%00b", "%00", "client%0A1", "client%7F", "caf%C3%A9", "a\u0000b", "a".repeat(256)]
+          for (const clientId of basicIds) {
+            const authorization = `Basic ${Buffer.from(`${clientId}:${secret}`, "utf8").toString("base64")}`
+            const reply = yield* postToken(CLIENT_CREDENTIALS, { authorization })
+            expectError(reply, 401, "invalid_client")
+            expect(reply.headers.get("www-authenticate"), clientId).toBe(`Basic realm="${host.url}", error="invalid_client"`)
+            bodies.add(reply.text)
+          }
+          expect([...bodies]).toEqual([
+            JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed." })
+          ])
+          // A client id of 255 VSCHAR is looked up as usual (and is unknown here).
+          expectError(
+            yield* postToken(`${CLIENT_CREDENTIALS}&client_id=${"a".repeat(255)}&client_secret=${secret}`),
+            401,
+            "invalid_client"
+          )
+        })
+      )
+
       it.effect("no credentials, or only a client id", () =>
         Effect.gen(function* () {
           const app = yield* newApplication()
@@ -410,75 +450,140 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
       )
     })
 
-    describe("slow_down (429): 60 requests per 60 seconds per client", () => {
-      it.effect("the 61st request in one window is refused with Retry-After; another client is unaffected", () =>
-        Effect.gen(function* () {
-          const host = yield* TestHost
-          const app = yield* newApplication()
-          const other = yield* newApplication()
-          for (let i = 1; i <= 60; i++) {
-            const reply = yield* postToken(post(app))
-            expect(reply.status, `request ${i}`).toBe(200)
-          }
-          const refused = yield* postToken(post(app))
-          expectError(refused, 429, "slow_down")
-          const retryAfter = refused.headers.get("retry-after")
-          expect(retryAfter).toMatch(/^[1-9][0-9]*$/)
-          expect((yield* postToken(post(other))).status).toBe(200)
-
-          // Waiting Retry-After seconds is enough.
-          host.clock.advance(`${Number(retryAfter)} seconds`)
-          yield* Effect.ensuring(
-            Effect.gen(function* () {
-              expect((yield* postToken(post(app))).status).toBe(200)
-            }),
-            Effect.sync(() => host.clock.set(FROZEN_AT))
+    describe("slow_down (429): more than 60 requests for one client in 60 seconds (to the second)", () => {
+      // Runs `body` and puts the clock back to FROZEN_AT whatever happens.
+      const withClock = <A, E, R>(body: (clock: ControlledClock) => Effect.Effect<A, E, R>) =>
+        Effect.flatMap(TestHost, (host) =>
+          Effect.ensuring(body(host.clock), Effect.sync(() => host.clock.set(FROZEN_AT)))
+        )
+      const expectSlowDown = (reply: Reply, retryAfterSeconds: number) => {
+        expectError(reply, 429, "slow_down")
+        expect(reply.headers.get("retry-after")).toBe(String(retryAfterSeconds))
+      }
+      const seedRows = (clientId: string, rows: ReadonlyArray<readonly [secondsFromNow: number, count: number]>) =>
+        Db.query((db) =>
+          db
+            .insertInto("tokenRateWindows")
+            .values(rows.map(([offset, requestCount]) => ({
+              clientId,
+              windowStart: new Date(secondOf(FROZEN_AT) + offset * 1000),
+              requestCount
+            })))
+            .execute()
+        ).pipe(Effect.orDie)
+      const rowsOf = (clientId: string) =>
+        Db.query((db) =>
+          db
+            .selectFrom("tokenRateWindows")
+            .select(["windowStart", "requestCount"])
+            .where("clientId", "=", clientId)
+            .orderBy("windowStart")
+            .execute()
+        ).pipe(
+          Effect.orDie,
+          Effect.map((rows) =>
+            rows.map((row) => [(row.windowStart.getTime() - secondOf(FROZEN_AT)) / 1000, Number(row.requestCount)])
           )
+        )
+
+      it.effect("the 61st request in 60 s is refused with the exact Retry-After; another client is unaffected", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            const other = yield* newApplication()
+            for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+            // All 61 are in the current second, which leaves the window 60 s from now.
+            expectSlowDown(yield* postToken(post(app)), 60)
+            expect((yield* postToken(post(other))).status).toBe(200)
+
+            // 1 ms before the 60 s are up the window still holds them (and now this refused request too).
+            clock.advance("59999 millis")
+            expectSlowDown(yield* postToken(post(app)), 1)
+            // Retry-After was exact: one second later the first second has left the window.
+            clock.advance("1 millis")
+            expect((yield* postToken(post(app))).status).toBe(200)
+          })
+        )
+      )
+
+      it.effect("the reviewer's case: 60 in the first 0.5 s of a minute, then 60 more 99.5 s later, all allowed", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            const minute = new Date(Math.ceil(FROZEN_AT.getTime() / 60_000) * 60_000)
+            for (let i = 0; i < 60; i++) {
+              clock.set(new Date(minute.getTime() + i * 8))
+              expect((yield* postToken(post(app))).status, `burst request ${i + 1}`).toBe(200)
+            }
+            for (let i = 0; i < 60; i++) {
+              clock.set(new Date(minute.getTime() + 99_500 + i * 8))
+              expect((yield* postToken(post(app))).status, `later request ${i + 1}`).toBe(200)
+            }
+            expectSlowDown(yield* postToken(post(app)), 60)
+          })
+        )
+      )
+
+      it.effect("spread out, one a second: all allowed; a second one in the 60th second waits exactly 2 s", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            for (let i = 0; i <= 60; i++) {
+              expect((yield* postToken(post(app))).status, `second ${i}`).toBe(200)
+              if (i < 60) clock.advance("1 second")
+            }
+            // The window (seconds 1 to 60) holds 59 + 2: two must leave, the second of them 2 s from now.
+            expectSlowDown(yield* postToken(post(app)), 2)
+            clock.advance("2 seconds")
+            expect((yield* postToken(post(app))).status).toBe(200)
+          })
+        )
+      )
+
+      it.effect("counts what other requests (any instance) left in the database for the last 60 s", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            yield* seedRows(app.clientId, [[-59, 50], [-30, 9]])
+            expect((yield* postToken(post(app))).status).toBe(200) // 50 + 9 + 1 = 60
+            // 61: the 50 of 59 s ago leave the window in 1 s.
+            expectSlowDown(yield* postToken(post(app)), 1)
+            clock.advance("1 second")
+            expect((yield* postToken(post(app))).status).toBe(200)
+          })
+        )
+      )
+
+      it.effect("after the window passes, requests are allowed again and the client's old rows are deleted", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+            for (let i = 1; i <= 5; i++) expectSlowDown(yield* postToken(post(app)), 60)
+            clock.advance("10 minutes")
+            for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+            expect(yield* rowsOf(app.clientId)).toEqual([[600, 60]])
+          })
+        )
+      )
+
+      it.effect("each request deletes its client's rows at or before the window's edge and keeps the window's", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          // A row 2 s ahead: written by an instance whose clock is ahead; it counts.
+          yield* seedRows(app.clientId, [[-3600, 5], [-61, 5], [-60, 5], [-59, 5], [-1, 5], [2, 5]])
+          expect((yield* postToken(post(app))).status).toBe(200) // 5 + 5 + 5 + 1 = 16
+          expect(yield* rowsOf(app.clientId)).toEqual([[-59, 5], [-1, 5], [0, 1], [2, 5]])
         })
       )
 
-      it.effect("the previous window still counts after the window turns (sliding window)", () =>
+      it.effect("the sweep deletes every client's rows at or before the window's edge", () =>
         Effect.gen(function* () {
-          const host = yield* TestHost
-          const app = yield* newApplication()
-          for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
-          host.clock.advance("30 seconds") // the first instant of the next window
-          yield* Effect.ensuring(
-            Effect.gen(function* () {
-              const refused = yield* postToken(post(app))
-              expectError(refused, 429, "slow_down")
-              expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
-            }),
-            Effect.sync(() => host.clock.set(FROZEN_AT))
-          )
-        })
-      )
-
-      it.effect("a client's windows older than the previous one are deleted when it opens a new window", () =>
-        Effect.gen(function* () {
-          const app = yield* newApplication()
-          const minute = 60_000
-          const windowOf = (offsetMinutes: number) =>
-            new Date(Math.floor(FROZEN_AT.getTime() / minute) * minute + offsetMinutes * minute)
-          yield* Db.query((db) =>
-            db
-              .insertInto("tokenRateWindows")
-              .values([-3, -2, -1].map((offset) => ({ clientId: app.clientId, windowStart: windowOf(offset), requestCount: 5 })))
-              .execute()
-          ).pipe(Effect.orDie)
-          expect((yield* postToken(post(app))).status).toBe(200)
-          const rows = yield* Db.query((db) =>
-            db
-              .selectFrom("tokenRateWindows")
-              .select(["windowStart", "requestCount"])
-              .where("clientId", "=", app.clientId)
-              .orderBy("windowStart")
-              .execute()
-          ).pipe(Effect.orDie)
-          expect(rows.map((row) => [row.windowStart.toISOString(), Number(row.requestCount)])).toEqual([
-            [windowOf(-1).toISOString(), 5],
-            [windowOf(0).toISOString(), 1]
-          ])
+          const clients = [`sweep_a_${randomUUID()}`, `sweep_b_${randomUUID()}`]
+          for (const clientId of clients) yield* seedRows(clientId, [[-90, 1], [-61, 2], [-60, 3], [-59, 4], [0, 5]])
+          const deleted = yield* sweepRateWindows(windowEdge(FROZEN_AT, TOKEN_RATE_WINDOW_SECONDS))
+          expect(deleted).toBeGreaterThanOrEqual(6)
+          for (const clientId of clients) expect(yield* rowsOf(clientId)).toEqual([[-59, 4], [0, 5]])
         })
       )
 
@@ -490,7 +595,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           }
           expect(yield* rateWindowCount(app.clientId)).toBe(0)
           for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
-          expectError(yield* postToken(post(app)), 429, "slow_down")
+          expectSlowDown(yield* postToken(post(app)), 60)
         })
       )
 

@@ -34,7 +34,8 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
     apiPort,
     authPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
-    authUrl: `http://127.0.0.1:${authPort}`
+    authUrl: `http://127.0.0.1:${authPort}`,
+    host: "127.0.0.1"
   })
   const layer = HostsLive.pipe(
     Layer.provideMerge(Db.layer(database.config)),

@@ -45,7 +45,10 @@ export interface SigningKeyTable {
   retiredAt: Date | null
 }
 
-/** `token_rate_windows`: per-client token request counts in fixed windows (spec 8: 60 per 60 s). */
+/**
+ * `token_rate_windows`: per-client token request counts in one-second buckets (`windowStart` is the second); the
+ * last 60 buckets are the sliding window of spec 8 (60 requests per 60 s).
+ */
 export interface TokenRateWindowTable {
   readonly clientId: string
   readonly windowStart: Date

@@ -13,8 +13,9 @@
  *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
  *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
  *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
- *   runs (`TokenIssuer.countRequest`: window upsert, stale-window delete, `last_used_at`, previous window) — but
- *   without judging the counts, and no discovery or error details beyond `invalid_client` / `invalid_request`.
+ *   runs (`TokenIssuer.countRequest`: the current second's upsert, the client's stale-row delete, `last_used_at`,
+ *   the client's other rows of the last 60 seconds) — but without judging the counts, and no discovery or error
+ *   details beyond `invalid_client` / `invalid_request`.
  *
  * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), ISSUER, AUDIENCE, POOL_MAX (default
  * 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
@@ -76,7 +77,7 @@ const SCOPE_SQL = `
     union
     select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
   )
-  select (select declared_gates from billing_integrations where organization_id = $1) as declared_gates,
+  select (select declared_gates from billing_integrations where organization_id = $1 and status = 'ready') as declared_gates,
          array(select id from visible) as context_ids`
 
 const sendQueueSql = (contextCount: number): string => `
@@ -116,23 +117,41 @@ const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
   json(response, 200, { items, nextCursor })
 }
 
-/** The API's rate-limit statement (`TokenIssuer.countRequest`), the same SQL with the same parameters. */
+/**
+ * The API's rate-limit statement (`TokenIssuer.countRequest`): the same SQL, with the placeholders numbered as
+ * kysely numbers the API's (one per interpolation, in order), so the server plans both alike. Parameters: client id,
+ * the current second, client id, client id, the window's edge (the second minus 60 s), now, the secret's id, now
+ * minus a minute, client id, the window's edge.
+ */
 const RATE_SQL = `
   with settings as (select set_config('synchronous_commit', 'off', true)),
   counted as (
     insert into token_rate_windows (client_id, window_start, request_count)
     select $1, $2, 1 from settings
-    on conflict (client_id, window_start) do update set request_count = token_rate_windows.request_count + 1
-    returning request_count
+    on conflict (client_id, window_start)
+    do update set request_count = token_rate_windows.request_count + 1
+    returning window_start, request_count
   ),
-  swept as (delete from token_rate_windows where client_id = $1 and window_start < $3),
+  swept as (
+    delete from token_rate_windows
+    where client_id = $3 and window_start in (
+      select w.window_start from token_rate_windows w
+      where w.client_id = $4 and w.window_start <= $5
+      for update skip locked
+    )
+  ),
   used as (
-    update application_secrets set last_used_at = $4
-    where id = $5 and (last_used_at is null or last_used_at <= $6)
+    update application_secrets set last_used_at = $6
+    where id = $7 and (last_used_at is null or last_used_at <= $8)
   )
-  select counted.request_count as "requestCount",
-    (select w.request_count from token_rate_windows w where w.client_id = $1 and w.window_start = $3) as "previousCount"
-  from counted`
+  select
+    counted.request_count as "requestCount",
+    w.window_start as "bucketStart",
+    w.request_count as "bucketCount"
+  from counted
+  left join token_rate_windows w
+    on w.client_id = $9 and w.window_start > $10
+    and w.window_start <> counted.window_start`
 
 const CLIENT_SQL = `
   select a.id, a.organization_id, a.roles, s.id as secret_id, s.secret_digest,
@@ -183,14 +202,19 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   }
   if (client === undefined) return json(response, 401, { error: "invalid_client" })
   const now = Date.now()
-  const windowStart = Math.floor(now / 60_000) * 60_000
+  const second = Math.floor(now / 1000) * 1000
+  const edge = new Date(second - 60_000)
   await pool.query(RATE_SQL, [
     credentials.clientId,
-    new Date(windowStart),
-    new Date(windowStart - 60_000),
+    new Date(second),
+    credentials.clientId,
+    credentials.clientId,
+    edge,
     new Date(now),
     client.secret_id,
-    new Date(now - 60_000)
+    new Date(now - 60_000),
+    credentials.clientId,
+    edge
   ])
   const iat = Math.floor(now / 1000)
   const claims = {
