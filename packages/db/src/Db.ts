@@ -7,6 +7,7 @@ import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
 import { CamelCasePlugin, type ControlledTransaction, Kysely, PostgresDialect } from "kysely"
 import { PGliteDialect } from "kysely-pglite-dialect"
 import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
+import { mkdir } from "node:fs/promises"
 import pg from "pg"
 import type { Database } from "./Database.js"
 import { migrateToLatest } from "./Migrations.js"
@@ -101,6 +102,8 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     pool.on("error", () => {})
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
   }
+  // A first start on a fresh machine: the data directory and its parents don't exist yet.
+  if (config.dataDir !== undefined) await mkdir(config.dataDir, { recursive: true })
   const pglite = await PGlite.create({
     ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
     parsers: { [pgliteTypes.INT8]: int8, [pgliteTypes.DATE]: asText }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, ManagedRuntime } from "effect"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import { afterAll, beforeAll } from "vitest"
 import * as Db from "../src/Db.js"
 import * as TestDatabase from "../src/TestDatabase.js"
@@ -13,6 +16,24 @@ const seedOrganization = (id: string) =>
       .values({ id, name: "Org", country: "SE", createdAt: now, updatedAt: now })
       .execute()
   )
+
+describe("Db on PGlite in a directory", () => {
+  it("creates a missing data directory and its parents, and keeps the data across opens", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "propline-db-"))
+    const dataDir = path.join(root, "not", "yet", "there")
+    try {
+      const first = ManagedRuntime.make(Db.layer({ _tag: "pglite", dataDir }))
+      await first.runPromise(seedOrganization("00000000-0000-4000-8000-00000000000a"))
+      await first.dispose()
+      const second = ManagedRuntime.make(Db.layer({ _tag: "pglite", dataDir }))
+      const rows = await second.runPromise(Db.query((db) => db.selectFrom("organizations").select("id").execute()))
+      await second.dispose()
+      expect(rows.map((row) => row.id)).toEqual(["00000000-0000-4000-8000-00000000000a"])
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+})
 
 describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
   let database: TestDatabase.TestDatabase

@@ -36,13 +36,16 @@ const waitFor = async (check: () => boolean, timeoutMs: number, what: string) =>
 
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
   let child: ChildProcess
+  let root: string
   let dataDir: string
   let database: TestDatabase.TestDatabase
   let output = ""
 
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
-    dataDir = mkdtempSync(path.join(tmpdir(), "propline-e2e-"))
+    root = mkdtempSync(path.join(tmpdir(), "propline-e2e-"))
+    // Like a first start on a fresh machine: the data directory does not exist yet.
+    dataDir = path.join(root, ".data")
     const apiPort = await freePort()
     const authPort = await freePort()
     const env: Record<string, string> = {
@@ -72,7 +75,7 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
       child.kill("SIGTERM")
       await exited
     }
-    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(root, { recursive: true, force: true })
     await database?.drop()
   })
 
