@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BillingGroup } from "./Billing.js"
+import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
 
@@ -43,6 +44,7 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
     OpenApi.annotations({
       title: "Integration API",
       version: "1.0.0",
-      description
+      description,
+      transform: (spec) => clean(spec as unknown as JsonObject) as unknown as typeof spec
     })
   ) {}
