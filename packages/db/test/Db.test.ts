@@ -32,7 +32,8 @@ describe("Db on PGlite in a directory", () => {
     } finally {
       await rm(root, { recursive: true, force: true })
     }
-  })
+    // Creating a PGlite cluster on disk takes seconds, and many more on a busy 2-core machine.
+  }, 180_000)
 })
 
 describe.each(TestDatabase.kinds())("Db on %s", (kind) => {

@@ -64,10 +64,10 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
     await waitFor(
       () => existsSync(path.join(dataDir, "demo-credentials.json")) && output.includes("Demo environment ready"),
-      90_000,
+      240_000,
       `the product to start:\n${output}`
     )
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     if (child !== undefined && child.exitCode === null) {

@@ -18,26 +18,50 @@ export class BodyRejected extends Data.TaggedError("BodyRejected")<{
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-const readText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, BodyRejected> => {
-  const declared = Number(request.headers["content-length"] ?? "0")
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Effect.fail(new BodyRejected({ reason: "too_large" }))
-  return request.stream.pipe(
-    // Past the limit the rest is drained, not kept, so memory stays bounded whatever the client sends.
-    Stream.runFold({ size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
-      const size = state.size + chunk.length
-      if (size <= MAX_BODY_BYTES) state.chunks.push(chunk)
-      return { size, chunks: state.chunks }
-    }),
-    Effect.mapError(() => new BodyRejected({ reason: "unreadable" })),
-    Effect.flatMap(({ size, chunks }) => {
-      if (size > MAX_BODY_BYTES) return Effect.fail(new BodyRejected({ reason: "too_large" }))
-      return Effect.try({
-        try: () => utf8.decode(Buffer.concat(chunks)),
-        catch: () => new BodyRejected({ reason: "invalid_utf8" })
-      })
-    })
+/** A body read with a bound: its bytes, or why not. */
+export type BoundedBody =
+  | { readonly _tag: "Read"; readonly bytes: Uint8Array }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Unreadable" }
+
+/**
+ * Reads at most `maxBytes` of a request's body: a larger declared Content-Length is refused before reading; a
+ * larger streamed body is read to its end with the excess dropped, so memory stays bounded whatever the client
+ * sends. Shared by both hosts.
+ */
+export const readBoundedBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBytes: number
+): Effect.Effect<BoundedBody> => {
+  const declared = request.headers["content-length"]
+  if (declared !== undefined && Number(declared) > maxBytes) return Effect.succeed({ _tag: "TooLarge" })
+  return Stream.runFold(request.stream, { size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
+    state.size += chunk.length
+    if (state.size <= maxBytes) state.chunks.push(chunk)
+    return state
+  }).pipe(
+    Effect.map(
+      (state): BoundedBody =>
+        state.size > maxBytes ? { _tag: "TooLarge" } : { _tag: "Read", bytes: Buffer.concat(state.chunks) }
+    ),
+    Effect.orElseSucceed((): BoundedBody => ({ _tag: "Unreadable" }))
   )
 }
+
+const readText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, BodyRejected> =>
+  Effect.flatMap(readBoundedBody(request, MAX_BODY_BYTES), (body) => {
+    switch (body._tag) {
+      case "TooLarge":
+        return Effect.fail(new BodyRejected({ reason: "too_large" }))
+      case "Unreadable":
+        return Effect.fail(new BodyRejected({ reason: "unreadable" }))
+      case "Read":
+        return Effect.try({
+          try: () => utf8.decode(body.bytes),
+          catch: () => new BodyRejected({ reason: "invalid_utf8" })
+        })
+    }
+  })
 
 /**
  * The request, with `text`, `json`, `urlParamsBody` and `arrayBuffer` reading the body as described above. Every

@@ -32,8 +32,9 @@ import {
   parseTokenRequest
 } from "@propline/identity/TokenRequest"
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
-import { Cause, Effect, Either, Layer, Stream } from "effect"
+import { Cause, Effect, Either, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
+import { readBoundedBody } from "../http/RequestBody.js"
 import { requestId } from "../http/RequestId.js"
 import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
@@ -61,33 +62,6 @@ const problem = (status: number, title: string, headers: Record<string, string> 
     { status, contentType: "application/problem+json", headers }
   )
 
-type Body =
-  | { readonly _tag: "Read"; readonly bytes: Uint8Array }
-  | { readonly _tag: "TooLarge" }
-  | { readonly _tag: "Unreadable" }
-
-/** The body, keeping at most {@link MAX_TOKEN_REQUEST_BYTES}; bytes beyond are read and dropped. */
-const readBoundedBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Body> => {
-  const declared = request.headers["content-length"]
-  if (declared !== undefined && Number(declared) > MAX_TOKEN_REQUEST_BYTES) {
-    return Effect.succeed({ _tag: "TooLarge" })
-  }
-  return Stream.runFold(
-    request.stream,
-    { chunks: [] as Array<Uint8Array>, size: 0 },
-    (acc, chunk) => {
-      acc.size += chunk.length
-      if (acc.size <= MAX_TOKEN_REQUEST_BYTES) acc.chunks.push(chunk)
-      return acc
-    }
-  ).pipe(
-    Effect.map((acc): Body =>
-      acc.size > MAX_TOKEN_REQUEST_BYTES ? { _tag: "TooLarge" } : { _tag: "Read", bytes: Buffer.concat(acc.chunks) }
-    ),
-    Effect.orElseSucceed((): Body => ({ _tag: "Unreadable" }))
-  )
-}
-
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 
 const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
@@ -111,7 +85,7 @@ const tokenEndpoint = Effect.gen(function* () {
       { allow: "POST" }
     )
   }
-  const body = yield* readBoundedBody(request)
+  const body = yield* readBoundedBody(request, MAX_TOKEN_REQUEST_BYTES)
   if (body._tag === "TooLarge") {
     return tokenErrorResponse(invalidRequest(`The request body exceeds ${MAX_TOKEN_REQUEST_BYTES} bytes.`), authUrl)
   }
