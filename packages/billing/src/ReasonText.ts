@@ -1,6 +1,7 @@
 /**
- * Length rules of the free-text fields callers send (spec sections 4.1 and 8), shared with the contract package
- * so the request schemas and the domain agree.
+ * Length rules of the free-text fields callers send (spec sections 4.1 and 8). The contract's request schemas
+ * apply the same bounds, counted the same way, at the HTTP edge (and also refuse blank text and control
+ * characters); the domain uses these for texts that reach it by other paths, such as a credit note's reason.
  *
  * Lengths count Unicode code points, as JSON Schema's `minLength`/`maxLength` do (JSON Schema 2020-12
  * validation section 6.3.1): "å" and "😀" are one character each. JavaScript's `String.prototype.length` counts
