@@ -31,6 +31,23 @@ const toInvoice = (row: Row<InvoiceTable>): InvoiceRecord => withoutNulls(row) a
 
 const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
 
+/** The columns of an invoice that report-sent, payments and failures set later: empty on a new invoice. */
+export const unsentInvoiceColumns = {
+  issuedInvoiceNumber: null,
+  issuedInvoiceDate: null,
+  dueDate: null,
+  issuedTotalGrossMinorUnits: null,
+  paymentReference: null,
+  paymentReferenceType: null,
+  documentUrl: null,
+  balanceMinorUnits: null,
+  sentAt: null,
+  paidAt: null,
+  writtenOffAt: null,
+  failedAt: null,
+  failureReason: null
+} as const
+
 /** Rows after `after` in (`column`, id) order: the keyset condition of a cursor page (decisions 4). */
 const keysetAfter =
   (column: "createdAt" | "approvedAt", after: Position | undefined) =>
@@ -190,20 +207,8 @@ export const insertInvoiceFromProposal = (invoice: InvoiceRecord, proposalId: st
           totalVatMinorUnits: invoice.totalVatMinorUnits,
           totalGrossMinorUnits: invoice.totalGrossMinorUnits,
           externalReference: nullable(invoice.externalReference),
-          issuedInvoiceNumber: null,
-          issuedInvoiceDate: null,
-          dueDate: null,
-          issuedTotalGrossMinorUnits: null,
-          paymentReference: null,
-          paymentReferenceType: null,
-          documentUrl: null,
-          balanceMinorUnits: null,
+          ...unsentInvoiceColumns,
           approvedAt: nullable(invoice.approvedAt),
-          sentAt: null,
-          paidAt: null,
-          writtenOffAt: null,
-          failedAt: null,
-          failureReason: null,
           createdAt: invoice.createdAt,
           updatedAt: invoice.updatedAt
         })

@@ -16,6 +16,7 @@
  * - "Fjord Offices AS" (NO), for tenant-isolation checks: 3 contexts, 1 customer, 1 contract, 1 approved
  *   invoice, 1 proposal.
  */
+import { unsentInvoiceColumns } from "../billing/BillingRepository.js"
 import type {
   BillingAccountTable,
   BillingIntegrationTable,
@@ -1039,23 +1040,8 @@ export const demoPlan = (now: Date): DemoPlan => {
   }
 }
 
-/** The columns of an invoice that report-sent, payments and failures set later: all empty. */
-const unsent = {
-  externalReference: null,
-  issuedInvoiceNumber: null,
-  issuedInvoiceDate: null,
-  dueDate: null,
-  issuedTotalGrossMinorUnits: null,
-  paymentReference: null,
-  paymentReferenceType: null,
-  documentUrl: null,
-  balanceMinorUnits: null,
-  sentAt: null,
-  paidAt: null,
-  writtenOffAt: null,
-  failedAt: null,
-  failureReason: null
-} as const
+/** A new invoice: no caller reference yet, and nothing that report-sent, payments or failures set later. */
+const unsent = { externalReference: null, ...unsentInvoiceColumns } as const
 
 /** The columns of a proposal that the verdicts set later: all empty. */
 const notDecided = {

@@ -6,6 +6,7 @@
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { unsentInvoiceColumns } from "../../src/billing/BillingRepository.js"
 import * as Applications from "../../src/identity/Applications.js"
 
 export const NOW = new Date("2026-11-20T09:00:00.000Z")
@@ -208,20 +209,8 @@ export const approvedInvoice = (org: OrganizationFixture, options: { readonly or
           externalReference: options.externalReference ?? null,
           invoiceNumber: invoiceNumbers++,
           status: "approved",
-          issuedInvoiceNumber: null,
-          issuedInvoiceDate: null,
-          dueDate: null,
-          issuedTotalGrossMinorUnits: null,
-          paymentReference: null,
-          paymentReferenceType: null,
-          documentUrl: null,
-          balanceMinorUnits: null,
+          ...unsentInvoiceColumns,
           approvedAt: at,
-          sentAt: null,
-          paidAt: null,
-          writtenOffAt: null,
-          failedAt: null,
-          failureReason: null,
           createdAt: at,
           updatedAt: at
         })
