@@ -13,7 +13,8 @@ export class OperationalContextsGroup extends HttpApiGroup.make("operationalCont
     .annotate(OpenApi.Summary, "List the operational contexts the token can act in")
     .annotate(
       OpenApi.Description,
-      "The contexts granted to the client and every context below them, parents before children. Any role may " +
+      "The contexts granted to the client and every context below them, oldest first (by creation, then id); each " +
+        "names its parent. Any role may " +
         "call it."
     )
 )
