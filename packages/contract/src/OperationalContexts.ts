@@ -14,8 +14,7 @@ export class OperationalContextsGroup extends HttpApiGroup.make("operationalCont
     .annotate(
       OpenApi.Description,
       "The contexts granted to the client and every context below them, oldest first (by creation, then id); each " +
-        "names its parent. Any role may " +
-        "call it."
+        "names its parent. Any role may call it."
     )
 )
   .middleware(Authentication) {}
