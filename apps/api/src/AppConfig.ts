@@ -42,7 +42,7 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const authPort = yield* Config.port("AUTH_PORT").pipe(Config.withDefault(4000))
       const baseUrl = yield* Config.url("BASE_URL").pipe(Config.option)
       const authUrl = yield* Config.url("AUTH_URL").pipe(Config.option)
-      const hosts = yield* Config.array(Config.literal("api", "auth")("HOSTS"), "HOSTS").pipe(
+      const hosts = yield* Config.array(Config.literal("api", "auth")(), "HOSTS").pipe(
         Config.withDefault(["api", "auth"] as const)
       )
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)

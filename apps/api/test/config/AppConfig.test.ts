@@ -1,0 +1,45 @@
+/** Start-up configuration read from the environment (AppConfig's table): defaults, derived addresses, HOSTS. */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { AppConfig } from "../../src/AppConfig.js"
+
+const read = (env: Record<string, string>) =>
+  Effect.provide(
+    AppConfig,
+    AppConfig.fromEnv.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  )
+
+describe("AppConfig.fromEnv", () => {
+  it.effect("defaults: both hosts, ports 3000 and 4000, addresses derived from them, PGlite in .data", () =>
+    Effect.gen(function* () {
+      const config = yield* read({})
+      expect(config).toMatchObject({
+        apiPort: 3000,
+        authPort: 4000,
+        baseUrl: "http://localhost:3000",
+        authUrl: "http://localhost:4000",
+        runApi: true,
+        runAuth: true,
+        databaseUrl: undefined,
+        dataDir: ".data",
+        demoData: true,
+        host: "0.0.0.0"
+      })
+    })
+  )
+
+  it.effect("runs one host alone with HOSTS", () =>
+    Effect.gen(function* () {
+      expect(yield* read({ HOSTS: "auth" })).toMatchObject({ runApi: false, runAuth: true })
+      expect(yield* read({ HOSTS: "api" })).toMatchObject({ runApi: true, runAuth: false })
+      expect(yield* read({ HOSTS: "api,auth" })).toMatchObject({ runApi: true, runAuth: true })
+    })
+  )
+
+  it.effect("takes public addresses from configuration, without a trailing slash", () =>
+    Effect.gen(function* () {
+      const config = yield* read({ API_PORT: "8080", BASE_URL: "https://api.example.test/", AUTH_URL: "https://id.example.test" })
+      expect(config).toMatchObject({ apiPort: 8080, baseUrl: "https://api.example.test", authUrl: "https://id.example.test" })
+    })
+  )
+})
