@@ -1,0 +1,30 @@
+/**
+ * `node apps/harness/dist/main.js [path-to-credentials.json]`: runs every scenario against the deployment the
+ * credentials file names (default `${DATA_DIR:-.data}/demo-credentials.json`), prints one line per scenario and a
+ * closing `N passed, N failed`, and exits 1 when any scenario failed.
+ */
+import { readFileSync } from "node:fs"
+import * as path from "node:path"
+import { type Credentials, parseCredentials, runAll } from "./Scenarios.js"
+
+const file = process.argv[2] ?? path.join(process.env["DATA_DIR"] || ".data", "demo-credentials.json")
+
+let credentials: Credentials
+try {
+  credentials = parseCredentials(JSON.parse(readFileSync(file, "utf8")))
+} catch (error) {
+  console.error(`Cannot read the credentials file ${file}: ${error instanceof Error ? error.message : String(error)}`)
+  console.error("Usage: node apps/harness/dist/main.js [path-to-credentials.json]")
+  process.exit(1)
+}
+
+console.log(`Harness against ${credentials.base_url} (auth ${credentials.auth_url}, client ${credentials.client_id})`)
+const { outcomes, tokenRequests } = await runAll(credentials, (outcome) =>
+  console.log(`${outcome.verdict} ${outcome.name}: ${outcome.message}`)
+)
+const failed = outcomes.filter((outcome) => outcome.verdict === "FAIL").length
+const passed = outcomes.filter((outcome) => outcome.verdict === "PASS").length
+const skipped = outcomes.length - passed - failed
+console.log(`(${skipped} skipped, ${tokenRequests} token requests)`)
+console.log(`${passed} passed, ${failed} failed`)
+process.exitCode = failed > 0 ? 1 : 0
