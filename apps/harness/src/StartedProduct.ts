@@ -1,0 +1,83 @@
+/**
+ * The built product (`apps/api/dist/main.js`) started as a user starts it, for black-box tests: free ports on
+ * 127.0.0.1, a data directory that does not exist yet (a first start on a fresh machine), demo data, and
+ * PostgreSQL when `databaseUrl` is given (PGlite in the data directory otherwise). Resolves once the demo
+ * credentials file is written and the banner printed.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Credentials, parseCredentials } from "./Scenarios.js"
+
+const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+export interface StartedProduct {
+  readonly credentials: Credentials
+  /** DATA_DIR of the started product. */
+  readonly dataDir: string
+  /** Stops the product (SIGTERM, awaited) and removes its data directory. */
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Starts the product; fails after `timeoutMs` (default 240 s: a first PGlite start on a busy 2-core machine is slow)
+ * with the product's output in the message.
+ */
+export const startProduct = async (options: { readonly databaseUrl?: string; readonly timeoutMs?: number } = {}) => {
+  const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
+  const dataDir = path.join(root, ".data")
+  const apiPort = await freePort()
+  const authPort = await freePort()
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "",
+    API_PORT: String(apiPort),
+    AUTH_PORT: String(authPort),
+    BASE_URL: `http://127.0.0.1:${apiPort}`,
+    AUTH_URL: `http://127.0.0.1:${authPort}`,
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DEMO_DATA: "true",
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
+  }
+  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", main], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve))
+      child.kill("SIGTERM")
+      await exited
+    }
+    rmSync(root, { recursive: true, force: true })
+  }
+
+  const file = path.join(dataDir, "demo-credentials.json")
+  const deadline = Date.now() + (options.timeoutMs ?? 240_000)
+  while (!(existsSync(file) && output.includes("Demo environment ready"))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`the product did not start:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const credentials = parseCredentials(JSON.parse(readFileSync(file, "utf8")))
+  return { credentials, dataDir, stop } satisfies StartedProduct
+}
