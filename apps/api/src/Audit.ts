@@ -2,22 +2,13 @@
  * The audit log (decisions 4): every change is written with who, what, when and the request id, in the
  * transaction of the change.
  */
+import type { AuditLogTable } from "@propline/db/Database"
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 
-export interface AuditEntry {
-  readonly organizationId: string | null
-  readonly actorType: "application" | "installation" | "operator" | "system"
-  readonly actorId: string
-  /** What happened, e.g. `billing.invoice_proposal.pass`. */
-  readonly action: string
-  readonly targetType: string
-  readonly targetId: string
-  readonly requestId: string | null
-  readonly details?: Record<string, unknown>
-  readonly occurredAt: Date
-}
+/** One entry: the `audit_log` row without its id; `details` defaults to `{}`. */
+export type AuditEntry = Omit<AuditLogTable, "id" | "details"> & { readonly details?: Record<string, unknown> }
 
 /** Appends one entry; a failure is a defect (the surrounding transaction rolls back). */
 export const record = (entry: AuditEntry) =>
