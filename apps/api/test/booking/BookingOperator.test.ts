@@ -8,6 +8,7 @@ import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
+import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BookingOperatorService } from "../../src/booking/BookingOperatorService.js"
 import { BookingRequestRepository } from "../../src/booking/BookingRequestRepository.js"
@@ -81,7 +82,7 @@ describe.each(TestDatabase.kinds())("booking operator services on %s", (kind) =>
       const record = await pending()
       const result = await approve(record.id)
       expect(Either.isRight(result) && result.right.status).toBe("approved")
-      const events = await run(Db.query((db) => db.selectFrom("events").select("type").where("payload", "@>", JSON.stringify({ bookingId: record.id })).orderBy("occurredAt").execute()))
+      const events = await run(Db.query((db) => db.selectFrom("events").select("type").where(sql<boolean>`payload ->> ${"bookingId"} = ${record.id}`).orderBy("occurredAt").execute()))
       expect(events.map((e) => e.type)).toEqual(["booking.booking_request.created", "booking.booking_request.approved"])
     })
     it("refuses an approved request with BOOKING_NOT_PENDING_APPROVAL", async () => {

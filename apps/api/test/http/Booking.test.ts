@@ -7,6 +7,7 @@
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { randomUUID } from "node:crypto"
+import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BookingFixture, at, bookingSetup, localDate, plusMinutes, soon } from "../support/BookingFixtures.js"
 import * as Fixtures from "../support/Fixtures.js"
@@ -355,7 +356,7 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
       expect(read.status).toBe(200)
       expect(read.body).toEqual(made.body)
       const events = await app.run(
-        Db.query((db) => db.selectFrom("events").select("type").where("payload", "@>", JSON.stringify({ bookingId: made.body.id })).execute())
+        Db.query((db) => db.selectFrom("events").select("type").where(sql<boolean>`payload ->> ${"bookingId"} = ${made.body.id}`).execute())
       )
       expect(events.map((e) => e.type)).toEqual(["booking.booking_request.created"])
     })
