@@ -52,27 +52,31 @@ export const AvailabilityParams = Schema.Struct({
   )
 })
 
-export class PeriodInput extends Schema.Class<PeriodInput>("PeriodInput")({
+export const PeriodInput = Schema.Struct({
   start: InstantInput,
   end: InstantInput
-}) {}
+}).annotations({ identifier: "PeriodInput" })
+export type PeriodInput = typeof PeriodInput.Type
 
-export class StayInput extends Schema.Class<StayInput>("StayInput")({
+export const StayInput = Schema.Struct({
   checkInDate: IsoDate,
   checkOutDate: IsoDate
-}) {}
+}).annotations({ identifier: "StayInput" })
+export type StayInput = typeof StayInput.Type
 
-export class SpecialPortionInput extends Schema.Class<SpecialPortionInput>("SpecialPortionInput")({
+export const SpecialPortionInput = Schema.Struct({
   label: BoundedText(1, 100),
   quantity: Count(1, 10_000)
-}) {}
+}).annotations({ identifier: "SpecialPortionInput" })
+export type SpecialPortionInput = typeof SpecialPortionInput.Type
 
-export class AddOnOrderInput extends Schema.Class<AddOnOrderInput>("AddOnOrderInput")({
+export const AddOnOrderInput = Schema.Struct({
   addOnProductId: AddOnProductId,
   quantity: Count(1, 10_000),
   deliverAt: InstantInput,
   specialPortions: Schema.optionalWith(Schema.Array(SpecialPortionInput).pipe(Schema.maxItems(20)), { default: () => [] })
-}) {}
+}).annotations({ identifier: "AddOnOrderInput" })
+export type AddOnOrderInput = typeof AddOnOrderInput.Type
 
 /** What is booked: exactly one of `period` (resources priced by time) and `stay` (priced by the night). */
 const draftFields = {
@@ -90,17 +94,19 @@ const Email = BoundedText(3, 254).pipe(
   Schema.filter((text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || "must be an e-mail address")
 )
 
-export class GuestInput extends Schema.Class<GuestInput>("GuestInput")({
+export const GuestInput = Schema.Struct({
   name: BoundedText(1, 200),
   email: Email,
   phone: Schema.optional(BoundedText(1, 40))
-}) {}
+}).annotations({ identifier: "GuestInput" })
+export type GuestInput = typeof GuestInput.Type
 
-export class GuestCompanyInput extends Schema.Class<GuestCompanyInput>("GuestCompanyInput")({
+export const GuestCompanyInput = Schema.Struct({
   country: RegistryCountry,
   organisationNumber: BoundedText(1, 32).annotations({ description: "Checked by its check digit." }),
   name: BoundedText(1, 200)
-}) {}
+}).annotations({ identifier: "GuestCompanyInput" })
+export type GuestCompanyInput = typeof GuestCompanyInput.Type
 
 export class CreateBookingRequest extends Schema.Class<CreateBookingRequest>("CreateBookingRequest")({
   requestId: BoundedText(1, 200).annotations({
