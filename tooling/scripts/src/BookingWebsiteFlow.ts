@@ -6,11 +6,9 @@
  * and read the request back. Returns a log of what it did; refusals are reported by their spec code.
  */
 import { FetchHttpClient } from "@effect/platform"
-import * as IntegrationClient from "@propline/client/IntegrationClient"
-import * as TokenClient from "@propline/client/TokenClient"
 import type { PriceBreakdown } from "@propline/contract/BookingRecords"
 import { Effect } from "effect"
-import type { DemoCredentials, FlowStep } from "./ConnectorFlow.js"
+import { connect, type DemoCredentials, problemCode } from "./ConnectorFlow.js"
 
 const money = (minorUnits: number, currency: string) => `${(minorUnits / 100).toFixed(2)} ${currency}`
 
@@ -30,27 +28,13 @@ export const formatBreakdown = (price: PriceBreakdown): string =>
 const localTime = (instant: Date, timeZone: string): string =>
   new Intl.DateTimeFormat("sv-SE", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(instant)
 
-const problemCode = (error: unknown): string => {
-  const record = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown>
-  return typeof record["code"] === "string" ? `${String(record["status"] ?? "")} ${record["code"]}`.trim() : String(error)
-}
-
 /**
  * Runs the flow once. `requestId` is the website's idempotency key for the booking (unique per run); `now` picks
  * the day (a weekday a week after it).
  */
 export const runBookingWebsiteFlow = (credentials: DemoCredentials, requestId: string, now: Date = new Date()) =>
   Effect.gen(function* () {
-    const steps: Array<FlowStep> = []
-    const log = (step: string, outcome: string) => Effect.sync(() => void steps.push({ step, outcome }))
-
-    const token = yield* TokenClient.requestToken({
-      authUrl: credentials.auth_url,
-      clientId: credentials.client_id,
-      clientSecret: credentials.client_secret
-    })
-    yield* log("POST {auth_url}/oauth/token", `${token.token_type} token, expires in ${token.expires_in} s`)
-    const client = yield* IntegrationClient.make({ baseUrl: credentials.base_url, accessToken: token.access_token })
+    const { steps, log, client } = yield* connect(credentials)
 
     const resources = yield* client.booking.listResources({ urlParams: {} })
     yield* log(

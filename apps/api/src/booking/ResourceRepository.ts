@@ -7,7 +7,7 @@ import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import type { BookingAddOnProductTable, BookingPriceRuleTable, BookingResourceTable, Database } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type Kysely, type Selectable, sql } from "kysely"
+import { type Insertable, type Kysely, type Selectable, sql } from "kysely"
 import { withVisibleContexts } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable } from "../platform/Rows.js"
@@ -77,6 +77,76 @@ export const toAddOnProduct = (row: Selectable<BookingAddOnProductTable>): AddOn
   specialPortions: row.specialPortions,
   deliveryHours: row.deliveryHours,
   retired: row.retiredAt !== null
+})
+
+/**
+ * A resource as the rows that store it: its `booking_resources` row and its `booking_price_rules` rows (in rule
+ * order), created and updated at `at`. One definition for the repository's writes and the demo's seed.
+ */
+export const resourceRows = (
+  resource: BookableResource,
+  at: Date
+): { readonly resource: Insertable<BookingResourceTable>; readonly priceRules: ReadonlyArray<Insertable<BookingPriceRuleTable>> } => ({
+  resource: {
+    id: resource.id,
+    organizationId: resource.organizationId,
+    operationalContextId: resource.operationalContextId,
+    kind: resource.kind,
+    name: resource.name,
+    description: nullable(resource.description),
+    timeZone: resource.timeZone,
+    capacity: resource.capacity,
+    currency: resource.currency,
+    openingHours: JSON.stringify(resource.openingHours),
+    minDurationMinutes: resource.minDurationMinutes,
+    maxDurationMinutes: resource.maxDurationMinutes,
+    durationIncrementMinutes: resource.durationIncrementMinutes,
+    startIncrementMinutes: resource.startIncrementMinutes,
+    minimumNoticeMinutes: resource.minimumNoticeMinutes,
+    horizonDays: resource.horizonDays,
+    bufferBeforeMinutes: resource.bufferBeforeMinutes,
+    bufferAfterMinutes: resource.bufferAfterMinutes,
+    holdMinutes: resource.holdMinutes,
+    nightStays: resource.nightStays === undefined ? null : JSON.stringify(resource.nightStays),
+    status: "active",
+    createdAt: at,
+    updatedAt: at
+  },
+  priceRules: resource.priceRules.map((rule, position) => ({
+    id: rule.id,
+    resourceId: resource.id,
+    position,
+    name: rule.name,
+    unit: rule.unit,
+    amountMinorUnits: rule.amountMinorUnits,
+    vatRateBasisPoints: rule.vatRateBasisPoints,
+    weekdays: [...rule.weekdays],
+    windowFrom: rule.window?.from ?? null,
+    windowTo: rule.window?.to ?? null,
+    createdAt: at
+  }))
+})
+
+/** An add-on product as its `booking_add_on_products` row, created and updated (and, when retired, retired) at `at`. */
+export const addOnProductRow = (product: AddOnProduct, at: Date): Insertable<BookingAddOnProductTable> => ({
+  id: product.id,
+  organizationId: product.organizationId,
+  operationalContextId: product.operationalContextId,
+  name: product.name,
+  description: nullable(product.description),
+  category: product.category,
+  currency: product.currency,
+  unitPriceMinorUnits: product.unitPriceMinorUnits,
+  vatRateBasisPoints: product.vatRateBasisPoints,
+  leadTimeMinutes: product.leadTimeMinutes,
+  cutOffDaysBefore: product.cutOff?.daysBefore ?? null,
+  cutOffTime: product.cutOff?.time ?? null,
+  maxQuantityPerLine: product.maxQuantityPerLine,
+  specialPortions: product.specialPortions,
+  deliveryHours: JSON.stringify(product.deliveryHours),
+  retiredAt: product.retired ? at : null,
+  createdAt: at,
+  updatedAt: at
 })
 
 /** Where an Application's sellable resources are: its grant rows, active, in the contexts its token sees. */
@@ -170,78 +240,25 @@ export class ResourceRepository extends Effect.Service<ResourceRepository>()("@p
     /** Writes a resource and replaces its price rules (operators' setup). */
     save: (resource: BookableResource, at: Date) =>
       Sql.query(async (db) => {
-        const columns = {
-          operationalContextId: resource.operationalContextId,
-          kind: resource.kind,
-          name: resource.name,
-          description: nullable(resource.description),
-          timeZone: resource.timeZone,
-          capacity: resource.capacity,
-          currency: resource.currency,
-          openingHours: JSON.stringify(resource.openingHours),
-          minDurationMinutes: resource.minDurationMinutes,
-          maxDurationMinutes: resource.maxDurationMinutes,
-          durationIncrementMinutes: resource.durationIncrementMinutes,
-          startIncrementMinutes: resource.startIncrementMinutes,
-          minimumNoticeMinutes: resource.minimumNoticeMinutes,
-          horizonDays: resource.horizonDays,
-          bufferBeforeMinutes: resource.bufferBeforeMinutes,
-          bufferAfterMinutes: resource.bufferAfterMinutes,
-          holdMinutes: resource.holdMinutes,
-          nightStays: resource.nightStays === undefined ? null : JSON.stringify(resource.nightStays),
-          updatedAt: at
-        }
+        const { resource: row, priceRules } = resourceRows(resource, at)
+        const { id: _id, organizationId: _organization, status: _status, createdAt: _created, ...columns } = row
         await db
           .insertInto("bookingResources")
-          .values({ id: resource.id, organizationId: resource.organizationId, status: "active", createdAt: at, ...columns })
+          .values(row)
           .onConflict((oc) => oc.column("id").doUpdateSet(columns))
           .execute()
         await db.deleteFrom("bookingPriceRules").where("resourceId", "=", resource.id).execute()
-        if (resource.priceRules.length > 0) {
-          await db
-            .insertInto("bookingPriceRules")
-            .values(
-              resource.priceRules.map((rule, position) => ({
-                id: rule.id,
-                resourceId: resource.id,
-                position,
-                name: rule.name,
-                unit: rule.unit,
-                amountMinorUnits: rule.amountMinorUnits,
-                vatRateBasisPoints: rule.vatRateBasisPoints,
-                weekdays: [...rule.weekdays],
-                windowFrom: rule.window?.from ?? null,
-                windowTo: rule.window?.to ?? null,
-                createdAt: at
-              }))
-            )
-            .execute()
-        }
+        if (priceRules.length > 0) await db.insertInto("bookingPriceRules").values(priceRules).execute()
       }),
 
-    /** Writes an add-on product (operators' setup). */
+    /** Writes an add-on product (operators' setup); a product retired before keeps its retirement time. */
     saveAddOnProduct: (product: AddOnProduct, at: Date) =>
       Sql.query((db) => {
-        const columns = {
-          operationalContextId: product.operationalContextId,
-          name: product.name,
-          description: nullable(product.description),
-          category: product.category,
-          currency: product.currency,
-          unitPriceMinorUnits: product.unitPriceMinorUnits,
-          vatRateBasisPoints: product.vatRateBasisPoints,
-          leadTimeMinutes: product.leadTimeMinutes,
-          cutOffDaysBefore: product.cutOff?.daysBefore ?? null,
-          cutOffTime: product.cutOff?.time ?? null,
-          maxQuantityPerLine: product.maxQuantityPerLine,
-          specialPortions: product.specialPortions,
-          deliveryHours: JSON.stringify(product.deliveryHours),
-          retiredAt: product.retired ? at : null,
-          updatedAt: at
-        }
+        const row = addOnProductRow(product, at)
+        const { id: _id, organizationId: _organization, createdAt: _created, ...columns } = row
         return db
           .insertInto("bookingAddOnProducts")
-          .values({ id: product.id, organizationId: product.organizationId, createdAt: at, ...columns })
+          .values(row)
           .onConflict((oc) =>
             oc.column("id").doUpdateSet({ ...columns, retiredAt: product.retired ? sql`coalesce(booking_add_on_products.retired_at, ${at})` : null })
           )

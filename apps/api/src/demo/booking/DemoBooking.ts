@@ -15,6 +15,7 @@ import type {
   BookingResourceTable
 } from "@propline/db/Database"
 import type { Insertable } from "kysely"
+import { addOnProductRow, resourceRows } from "../../booking/ResourceRepository.js"
 import { DEMO_IDS, type DemoTimeline, demoId, orDie } from "../DemoIds.js"
 import { nordhavnContextId } from "../tenancy/DemoTenancy.js"
 
@@ -306,72 +307,15 @@ export const demoBookingCatalog = (): {
   return { resources, products, offers }
 }
 
-/** The booking demo's rows, dated at the organizations' setup. */
+/** The booking demo's rows, dated at the organizations' setup, one second apart so lists keep catalog order. */
 export const demoBooking = (timeline: DemoTimeline): DemoBookingPlan => {
   const { resources, products, offers } = demoBookingCatalog()
-  const at = timeline.setupAt
+  const at = (index: number) => new Date(timeline.setupAt.getTime() + index * 1000)
+  const rows = resources.map((resource, index) => resourceRows(resource, at(index)))
   return {
-    bookingResources: resources.map((resource, index) => ({
-      id: resource.id,
-      organizationId: resource.organizationId,
-      operationalContextId: resource.operationalContextId,
-      kind: resource.kind,
-      name: resource.name,
-      description: resource.description ?? null,
-      timeZone: resource.timeZone,
-      capacity: resource.capacity,
-      currency: resource.currency,
-      openingHours: JSON.stringify(resource.openingHours),
-      minDurationMinutes: resource.minDurationMinutes,
-      maxDurationMinutes: resource.maxDurationMinutes,
-      durationIncrementMinutes: resource.durationIncrementMinutes,
-      startIncrementMinutes: resource.startIncrementMinutes,
-      minimumNoticeMinutes: resource.minimumNoticeMinutes,
-      horizonDays: resource.horizonDays,
-      bufferBeforeMinutes: resource.bufferBeforeMinutes,
-      bufferAfterMinutes: resource.bufferAfterMinutes,
-      holdMinutes: resource.holdMinutes,
-      nightStays: resource.nightStays === undefined ? null : JSON.stringify(resource.nightStays),
-      status: "active",
-      // One second apart, so the resources list in catalog order.
-      createdAt: new Date(at.getTime() + index * 1000),
-      updatedAt: at
-    })),
-    bookingPriceRules: resources.flatMap((resource) =>
-      resource.priceRules.map((priceRule, position) => ({
-        id: priceRule.id,
-        resourceId: resource.id,
-        position,
-        name: priceRule.name,
-        unit: priceRule.unit,
-        amountMinorUnits: priceRule.amountMinorUnits,
-        vatRateBasisPoints: priceRule.vatRateBasisPoints,
-        weekdays: [...priceRule.weekdays],
-        windowFrom: priceRule.window?.from ?? null,
-        windowTo: priceRule.window?.to ?? null,
-        createdAt: at
-      }))
-    ),
-    bookingAddOnProducts: products.map((item, index) => ({
-      id: item.id,
-      organizationId: item.organizationId,
-      operationalContextId: item.operationalContextId,
-      name: item.name,
-      description: item.description ?? null,
-      category: item.category,
-      currency: item.currency,
-      unitPriceMinorUnits: item.unitPriceMinorUnits,
-      vatRateBasisPoints: item.vatRateBasisPoints,
-      leadTimeMinutes: item.leadTimeMinutes,
-      cutOffDaysBefore: item.cutOff?.daysBefore ?? null,
-      cutOffTime: item.cutOff?.time ?? null,
-      maxQuantityPerLine: item.maxQuantityPerLine,
-      specialPortions: item.specialPortions,
-      deliveryHours: JSON.stringify(item.deliveryHours),
-      retiredAt: null,
-      createdAt: new Date(at.getTime() + index * 1000),
-      updatedAt: at
-    })),
+    bookingResources: rows.map((row) => row.resource),
+    bookingPriceRules: rows.flatMap((row) => row.priceRules),
+    bookingAddOnProducts: products.map((item, index) => addOnProductRow(item, at(index))),
     bookingResourceAddOnProducts: offers.flatMap(([resourceId, productIds]) =>
       productIds.map((addOnProductId, position) => ({ resourceId, addOnProductId, position }))
     )
