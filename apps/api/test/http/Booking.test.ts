@@ -6,6 +6,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import fc from "fast-check"
 import { randomUUID } from "node:crypto"
 import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -316,6 +317,57 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
       const answer = await post("/v1/booking/booking-requests", { requestId: "v-1", resourceId: fixture.room.id, period: roomPeriod("13:00", "14:00"), guest: { name: "A", email: "not-an-email" } })
       expect(answer.status).toBe(400)
       expect(answer.body.issues[0].path).toBe("/guest/email")
+    })
+  })
+
+  describe("hostile input (fast-check): never a 5xx, always problem details", () => {
+    const expectBelow500 = (answer: { status: number; headers: Headers; body: unknown }, what: string) => {
+      expect(answer.status, `${what} → ${JSON.stringify(answer.body).slice(0, 200)}`).toBeLessThan(500)
+      if (answer.status >= 400) expect(answer.headers.get("content-type")).toContain("application/problem+json")
+    }
+    const instant = fc.oneof(
+      fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom("2026-02-30T10:00:00Z", "9999-12-31T23:59:59+14:00", "2026-03-29T02:30:00+01:00", "")
+    )
+    const value = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 20 }), fc.constant(null), fc.boolean())
+    const body = fc.record(
+      {
+        resourceId: fc.oneof(fc.constantFrom(() => fixture.room.id, () => fixture.flat.id).map((f) => f()), fc.uuid(), value),
+        period: fc.oneof(fc.record({ start: instant, end: instant }), value),
+        stay: fc.oneof(fc.record({ checkInDate: fc.string({ maxLength: 12 }), checkOutDate: fc.string({ maxLength: 12 }) }), value),
+        addOns: fc.oneof(
+          fc.array(fc.record({ addOnProductId: fc.oneof(fc.constant(fixture?.lunch.id ?? ""), fc.uuid()), quantity: fc.oneof(fc.integer(), value), deliverAt: instant, specialPortions: fc.oneof(fc.array(fc.record({ label: fc.string({ maxLength: 5 }), quantity: fc.integer() }), { maxLength: 3 }), value) }), { maxLength: 4 }),
+          value
+        ),
+        currency: fc.oneof(fc.constantFrom("SEK", "NOK", "EUR"), value),
+        requestId: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), value),
+        guest: fc.oneof(fc.record({ name: fc.string({ maxLength: 10 }), email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 10 })) }), value),
+        company: fc.oneof(fc.record({ country: fc.constantFrom("SE", "NO", "FI", "DK", "XX"), organisationNumber: fc.string({ maxLength: 14 }), name: fc.string({ maxLength: 10 }) }), value)
+      },
+      { requiredKeys: [] }
+    )
+
+    it("preview, request and company lookup", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom("preview", "create", "lookup"), body, async (operation, payload) => {
+          const path =
+            operation === "preview" ? "/v1/booking/booking-requests/preview" : operation === "create" ? "/v1/booking/booking-requests" : "/v1/booking/company-lookups"
+          const sent = operation === "lookup" ? { country: (payload.company as { country?: unknown } | undefined)?.country, organisationNumber: (payload.company as { organisationNumber?: unknown } | undefined)?.organisationNumber } : payload
+          expectBelow500(await post(path, sent), `${operation} ${JSON.stringify(sent).slice(0, 200)}`)
+        }),
+        { numRuns: 120 }
+      )
+    })
+
+    it("availability queries", async () => {
+      await fc.assert(
+        fc.asyncProperty(instant, instant, fc.oneof(fc.integer({ min: -10, max: 50_000 }).map(String), fc.string({ maxLength: 6 })), async (from, to, duration) => {
+          const query = new URLSearchParams({ from, to, durationMinutes: duration })
+          expectBelow500(await get(`/v1/booking/resources/${fixture.room.id}/availability?${query.toString()}`), query.toString())
+        }),
+        { numRuns: 80 }
+      )
     })
   })
 
