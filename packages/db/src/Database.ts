@@ -17,7 +17,7 @@ import type {
   ApplicationSecretTable,
   ApplicationTable,
   SigningKeyTable,
-  TokenRateWindowTable
+  TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 
@@ -44,7 +44,7 @@ export interface Database {
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
-  tokenRateWindows: TokenRateWindowTable
+  tokenRateLimits: TokenRateLimitTable
   auditLog: AuditLogTable
   events: EventTable
 }

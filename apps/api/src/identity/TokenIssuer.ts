@@ -8,20 +8,17 @@
  *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`), whose body
  *    does not say which check failed.
  * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one),
- *    exact to the second (spec 7.2 and 8: more than 60 requests for one client in 60 seconds is `slow_down`):
- *    `token_rate_windows` holds one row per client and second (`window_start` = the second, epoch-aligned;
- *    `request_count` = the client's requests in it). One statement increments the current second's row, reads
- *    the client's other rows of the window (the 60 whole seconds ending with the current one) and deletes its
- *    rows older than that; `RateLimitWindow.judgeRequestRate` judges the counts; over the limit is `slow_down`
- *    with `retryAfterSeconds`. A refused request is counted too, so a client that keeps hammering stays refused.
- *    One time in {@link SWEEP_ONE_IN} new rows every client's rows older than the window are deleted as well, so
- *    the table holds the rows of the last minute plus those of clients that stopped since the last sweep.
+ *    an exact sliding window (spec 7.2 and 8: more than 60 requests for one client in 60 seconds is `slow_down`;
+ *    `RateLimitWindow`): `token_rate_limits` holds one row per client with the arrivals of its admitted requests of
+ *    the last 60 s. One statement ({@link TokenIssuer} `countRequest`) locks the row, admits the request when fewer
+ *    than 60 arrivals are younger than 60 s (recording its arrival) and drops the older ones; a refusal is
+ *    `slow_down` with the exact `retryAfterSeconds` of `RateLimitWindow.judgeRequestRate`, and is not recorded.
  * 3. The token: ES256 with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
  *    (iss = authUrl, aud = baseUrl, sub = the Application's id, client_id, org, roles, ctx = granted contexts,
  *    a random jti, iat now, exp iat + 600).
  *
  * Round trips per token: one read (Application, active secrets, granted contexts) and one rate-limit statement;
- * the signing key is cached (`SigningKeys`). Writes per token: the rate-limit upsert and, at most once a minute per
+ * the signing key is cached (`SigningKeys`). Writes per token: the rate-limit row and, at most once a minute per
  * secret, the secret's `last_used_at` (operators read it to see which secret is still in use before revoking one;
  * a minute is precise enough and spares a write per token). No audit entry per token: issuing a token changes no
  * state (decisions 4 audits changes); the rate-limit row and `last_used_at` are the trace.
@@ -36,7 +33,6 @@ import * as Db from "@propline/db/Db"
 import { buildClaims, ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, type Role } from "@propline/identity/AccessTokenClaims"
 import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
 import {
-  bucketStart,
   judgeRequestRate,
   TOKEN_RATE_LIMIT,
   TOKEN_RATE_WINDOW_SECONDS,
@@ -48,20 +44,9 @@ import { Clock, Effect, Redacted } from "effect"
 import { SignJWT } from "jose"
 import { sql } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
-import { createHash, randomInt, randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
-
-/**
- * One new rate-limit row (a client's first request in a second) in this many also deletes every client's rows
- * older than the window ({@link sweepRateWindows}). Each request already deletes its own client's old rows, so the
- * sweep only collects those of clients that stopped sending, and the table holds the last minute's rows plus at
- * most the rows created since the last sweep (about this many). A sweep scans the whole table (no index leads with
- * `window_start`); spread over the rows created between two sweeps that is about one row scanned per new row, plus
- * the last minute's rows divided by this. Rows are per second, up to 60 per client and minute, hence a larger
- * number than one per client and minute would need.
- */
-export const SWEEP_ONE_IN = 1024
 
 /** `last_used_at` is written when older than this, in milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000
@@ -90,34 +75,6 @@ interface AuthenticatedClient {
 }
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
-
-/**
- * Deletes every client's rate-limit rows that start at or before `edge` (`RateLimitWindow.windowEdge`). Rows
- * another transaction has locked (a request of that client deleting or counting them right now) are skipped, not
- * waited for: the sweep is bookkeeping, never blocks a token request, and cannot deadlock with one; what it skips
- * the next sweep or the client's next request deletes. Returns the number of rows deleted.
- */
-export const sweepRateWindows = (edge: Date): Effect.Effect<number, never, Db.Db> =>
-  Db.query((db) =>
-    db
-      .deleteFrom("tokenRateWindows")
-      .where(({ eb, refTuple, selectFrom }) =>
-        eb(
-          refTuple("clientId", "windowStart"),
-          "in",
-          selectFrom("tokenRateWindows")
-            .select(["clientId", "windowStart"])
-            .where("windowStart", "<=", edge)
-            .forUpdate()
-            .skipLocked()
-            .$asTuple("clientId", "windowStart")
-        )
-      )
-      .executeTakeFirst()
-  ).pipe(
-    Effect.map((result) => Number(result.numDeletedRows)),
-    Effect.orDie
-  )
 
 const rejected = (request: ClientCredentialsRequest) =>
   new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
@@ -184,81 +141,64 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
       }).pipe(Effect.provideService(Db.Db, db))
 
     /**
-     * Counts this request and judges the client's rate, in ONE statement (one round trip, atomic across
-     * instances):
-     * - `counted` upserts the client's row of the current second; its `returning` gives the count after the
-     *   increment, this request included, even when concurrent requests of the same second race (the conflicting
-     *   row is locked and re-read).
-     * - The outer select reads the client's other rows of the window (`window_start` after
-     *   `RateLimitWindow.windowEdge`: the 60 whole seconds ending with the current one; a row after the current
-     *   second, from an instance whose clock is ahead, is read too), one result row each (none: one row of nulls).
-     *   It reads the statement's snapshot, so a request of another second still in flight may be missed: the
-     *   count is exact up to requests being counted at that same moment.
-     * - `swept` deletes the client's rows at or before the edge (a primary-key range), skipping rows that a
-     *   concurrent request of the same client or the sweep has locked to delete them itself; the statement thus
-     *   only ever waits for the current second's row and then the secret's row, and cannot deadlock.
+     * Judges this request against the client's sliding window and, when admitted, records it, in ONE statement
+     * (one round trip, atomic across instances):
+     * - `admission` upserts the client's row. `on conflict do update` locks the row and computes from its latest
+     *   version, so concurrent requests of one client, on any instance, are judged one after another and never
+     *   both take the 60th place. From the row's arrivals it keeps those after `RateLimitWindow.windowEdge`
+     *   (`now − 60 s`, to the millisecond); when fewer than {@link TOKEN_RATE_LIMIT} remain it appends `now` and
+     *   stamps the row with this request's random admission id. `returning` says whether the stamp is ours and
+     *   gives the window, from which a refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
+     *   A refused request rewrites the row without itself, so the row never holds more than 60 arrivals.
      * - `used` marks the secret used when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}.
      * These are bookkeeping writes, so the statement commits without waiting for the WAL flush
-     * (`synchronous_commit off` for this transaction only): a crash can lose the last few counts, never a
-     * business record. One time in {@link SWEEP_ONE_IN} new rows also runs {@link sweepRateWindows}.
+     * (`synchronous_commit off` for this transaction only): a crash can lose the last few admissions, never a
+     * business record.
      *
      * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
      */
     const countRequest = (client: AuthenticatedClient, now: Date): Effect.Effect<void, SlowDown> =>
       Effect.gen(function* () {
-        const second = bucketStart(now)
         const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
         const usedBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS)
+        const admission = randomUUID()
         const result = yield* Db.query((db) =>
-          sql<{
-            readonly requestCount: number | string
-            readonly bucketStart: Date | null
-            readonly bucketCount: number | string | null
-          }>`
+          sql<{ readonly admitted: boolean; readonly admittedAt: ReadonlyArray<Date> }>`
             with settings as (select set_config('synchronous_commit', 'off', true)),
-            counted as (
-              insert into token_rate_windows (client_id, window_start, request_count)
-              select ${client.clientId}, ${second}, 1 from settings
-              on conflict (client_id, window_start)
-              do update set request_count = token_rate_windows.request_count + 1
-              returning window_start, request_count
-            ),
-            swept as (
-              delete from token_rate_windows
-              where client_id = ${client.clientId} and window_start in (
-                select w.window_start from token_rate_windows w
-                where w.client_id = ${client.clientId} and w.window_start <= ${edge}
-                for update skip locked
-              )
+            admission as (
+              insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
+              select ${client.clientId}, array[${now}::timestamptz], ${admission}::uuid from settings
+              on conflict (client_id) do update set
+                admitted_at = (
+                  select case when count(*) < ${TOKEN_RATE_LIMIT}
+                    then coalesce(array_agg(w.t order by w.t), '{}') || ${now}::timestamptz
+                    else array_agg(w.t order by w.t) end
+                  from unnest(r.admitted_at) as w(t) where w.t > ${edge}
+                ),
+                last_admission_id = (
+                  select case when count(*) < ${TOKEN_RATE_LIMIT} then ${admission}::uuid else r.last_admission_id end
+                  from unnest(r.admitted_at) as w(t) where w.t > ${edge}
+                )
+              returning last_admission_id = ${admission}::uuid as admitted, admitted_at
             ),
             used as (
               update application_secrets set last_used_at = ${now}
               where id = ${client.secretId} and (last_used_at is null or last_used_at <= ${usedBefore})
             )
-            select
-              counted.request_count as "requestCount",
-              w.window_start as "bucketStart",
-              w.request_count as "bucketCount"
-            from counted
-            left join token_rate_windows w
-              on w.client_id = ${client.clientId} and w.window_start > ${edge}
-              and w.window_start <> counted.window_start
+            select admitted, admitted_at as "admittedAt" from admission
           `.execute(db)
         )
-        const first = result.rows[0]
-        if (first === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
-        const currentCount = Number(first.requestCount)
-        if (currentCount === 1 && randomInt(SWEEP_ONE_IN) === 0) yield* sweepRateWindows(edge)
+        const row = result.rows[0]
+        if (row === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
+        if (row.admitted) return
         const verdict = judgeRequestRate({
           limit: TOKEN_RATE_LIMIT,
           windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
           now,
-          currentCount,
-          otherBuckets: result.rows.flatMap((row) =>
-            row.bucketStart === null ? [] : [{ start: row.bucketStart, count: Number(row.bucketCount) }]
-          )
+          admittedAt: row.admittedAt.map((at) => new Date(at))
         })
-        if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
+        if (verdict.allowed) return yield* Effect.die(new Error("the rate-limit statement and judgeRequestRate disagree"))
+        return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
       }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))
 
     const sign = (client: AuthenticatedClient, now: Date) =>

@@ -46,11 +46,13 @@ export interface SigningKeyTable {
 }
 
 /**
- * `token_rate_windows`: per-client token request counts in one-second buckets (`windowStart` is the second); the
- * last 60 buckets are the sliding window of spec 8 (60 requests per 60 s).
+ * `token_rate_limits`: the token rate limit's sliding window (spec 8: 60 requests per 60 s per client;
+ * `@propline/identity/RateLimitWindow`), one row per client: the arrivals of its admitted requests of the last
+ * 60 seconds (in the order recorded), and the random id of the last admission (how the upsert tells its caller whether it
+ * admitted this request). `clientId` is the client_id of an Application or the app id of a connector.
  */
-export interface TokenRateWindowTable {
+export interface TokenRateLimitTable {
   readonly clientId: string
-  readonly windowStart: Date
-  requestCount: number
+  admittedAt: Array<Date>
+  lastAdmissionId: string
 }
