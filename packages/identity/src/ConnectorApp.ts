@@ -89,6 +89,7 @@ const invalid = (rule: AppInvalidRule, detail: string) => Either.left(new AppInv
 const BASE64URL_32_BYTES = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/
 const KID = /^[\x21-\x7E]{1,200}$/
 // Text without C0/C1 controls or DEL.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/
 
 /**
