@@ -30,8 +30,7 @@ const demo = Effect.gen(function* () {
     dataDir: config.dataDir,
     authUrl: config.authUrl,
     baseUrl: config.baseUrl,
-    seed,
-    now
+    seed
   })
   return credentials
 })

@@ -16,6 +16,11 @@ import type {
   ApplicationContextTable,
   ApplicationSecretTable,
   ApplicationTable,
+  ConnectorAppKeyTable,
+  ConnectorAppTable,
+  ConsumedAssertionTable,
+  InstallationContextTable,
+  InstallationTable,
   SigningKeyTable,
   TokenRateLimitTable
 } from "./schema/Identity.js"
@@ -45,6 +50,11 @@ export interface Database {
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
   tokenRateLimits: TokenRateLimitTable
+  connectorApps: ConnectorAppTable
+  connectorAppKeys: ConnectorAppKeyTable
+  installations: InstallationTable
+  installationContexts: InstallationContextTable
+  consumedAssertions: ConsumedAssertionTable
   auditLog: AuditLogTable
   events: EventTable
 }

@@ -49,13 +49,19 @@ export const ASSERTION_KID_MAX_LENGTH = 200
  */
 export const KEY_CARRYING_HEADER_PARAMETERS = ["jwk", "jku", "x5u", "x5c"] as const
 
+const KID = new RegExp(`^[\\x21-\\x7E]{1,${ASSERTION_KID_MAX_LENGTH}}$`)
+// A jti is any text without control characters (PostgreSQL text cannot hold a NUL; logs should not hold the others).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const JTI_CONTROL = /[\u0000-\u001F\u007F-\u009F]/
+
 /**
  * Judges the protected header of an assertion, before any key is looked up. Refusals are `invalid_client` with
  * `authenticationMethod` `private_key_jwt` and reason `assertion_header`:
  *
  * 1. The header is an object whose `alg` is exactly `ES256` (decisions 3): never `none`, never an HMAC (an HS256
  *    assertion "signed" with the app's public key must not verify), never RS256 or ES384.
- * 2. `kid` is a string of 1 to {@link ASSERTION_KID_MAX_LENGTH} characters: it picks the app's key.
+ * 2. `kid` is a string of 1 to {@link ASSERTION_KID_MAX_LENGTH} printable ASCII characters without spaces (what
+ *    `ConnectorApp.checkPublicJwk` allows): it picks the app's key.
  * 3. No {@link KEY_CARRYING_HEADER_PARAMETERS} (`jwk`, `jku`, `x5u`, `x5c`).
  * 4. No `crit` (RFC 7515 4.1.11: this server understands no extension, so any `crit` must be refused), and no `b64`
  *    (RFC 7797, which needs `crit`).
@@ -68,7 +74,7 @@ export const judgeAssertionHeader = (header: unknown): Either.Either<{ readonly 
   if (!Predicate.isRecord(header) || Array.isArray(header)) return refuse("assertion_header")
   if (header["alg"] !== "ES256") return refuse("assertion_header")
   const kid = header["kid"]
-  if (typeof kid !== "string" || kid === "" || kid.length > ASSERTION_KID_MAX_LENGTH) return refuse("assertion_header")
+  if (typeof kid !== "string" || !KID.test(kid)) return refuse("assertion_header")
   if (KEY_CARRYING_HEADER_PARAMETERS.some((name) => name in header)) return refuse("assertion_header")
   if ("crit" in header || "b64" in header) return refuse("assertion_header")
   return Either.right({ kid })
@@ -116,7 +122,8 @@ export interface AcceptedAssertion {
  * 5. `exp` and `iat` are numbers (`assertion_malformed`); `iat < exp ≤ iat + 300` (`assertion_lifetime`).
  * 6. Now is before `exp + leeway` (`assertion_expired`).
  * 7. `iat`, and `nbf` when present (a number), are not after `now + leeway` (`assertion_not_yet_valid`).
- * 8. `jti` is a string of 1 to {@link ASSERTION_JTI_MAX_LENGTH} characters (`assertion_jti`).
+ * 8. `jti` is a string of 1 to {@link ASSERTION_JTI_MAX_LENGTH} characters without control characters
+ *    (`assertion_jti`).
  *
  * @since 0.1.0
  */
@@ -142,7 +149,7 @@ export const judgeAssertionClaims = (
   if (iat * 1000 > now + leewayMs || (nbf !== undefined && nbf * 1000 > now + leewayMs)) {
     return refuse("assertion_not_yet_valid")
   }
-  if (!isNonEmptyString(jti) || jti.length > ASSERTION_JTI_MAX_LENGTH) return refuse("assertion_jti")
+  if (!isNonEmptyString(jti) || jti.length > ASSERTION_JTI_MAX_LENGTH || JTI_CONTROL.test(jti)) return refuse("assertion_jti")
   return Either.right({ appId: iss, jti, exp })
 }
 

@@ -12,7 +12,8 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { issueSecret, MAX_ACTIVE_SECRETS, revokeSecret, secretDigest } from "../identity/Applications.js"
+import { MAX_ACTIVE_SECRETS } from "@propline/identity/Application"
+import { ApplicationService, secretDigest } from "../identity/ApplicationService.js"
 import type { DemoTenant } from "./DemoData.js"
 
 /** The file's name inside DATA_DIR. */
@@ -107,8 +108,9 @@ const isActiveSecret = (applicationId: string, secret: string) =>
  * A new secret for the demo Application. When it already holds {@link MAX_ACTIVE_SECRETS} active secrets, the
  * oldest is revoked first (audited, actor `system`). Runs in the caller's transaction.
  */
-const freshSecret = (applicationId: string, now: Date) =>
+const freshSecret = (applicationId: string) =>
   Effect.gen(function* () {
+    const applications = yield* ApplicationService
     const active = yield* Db.query((db) =>
       db
         .selectFrom("applicationSecrets")
@@ -120,11 +122,9 @@ const freshSecret = (applicationId: string, now: Date) =>
         .execute()
     )
     for (const secret of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_SECRETS - 1)))) {
-      yield* revokeSecret({ secretId: secret.id, actor: SYSTEM_ACTOR, now })
+      yield* applications.revokeSecret(applicationId, secret.id, SYSTEM_ACTOR).pipe(Effect.orDie)
     }
-    return yield* issueSecret({ applicationId, actor: SYSTEM_ACTOR, now }).pipe(
-      Effect.catchTag("SecretLimitReached", Effect.die)
-    )
+    return yield* applications.issueSecret(applicationId, SYSTEM_ACTOR).pipe(Effect.orDie)
   })
 
 /**
@@ -147,7 +147,6 @@ export const ensureDemoCredentials = (input: {
   readonly authUrl: string
   readonly baseUrl: string
   readonly seed: Pick<DemoTenant, "applicationId" | "clientId">
-  readonly now: Date
 }): Effect.Effect<DemoCredentials, never, Db.Db> =>
   Db.transaction(
     Effect.gen(function* () {
@@ -175,12 +174,16 @@ export const ensureDemoCredentials = (input: {
         }
         return { ...current, filePath }
       }
-      const { secret } = yield* freshSecret(input.seed.applicationId, input.now)
+      const { secret } = yield* freshSecret(input.seed.applicationId)
       const content = { client_id: input.seed.clientId, client_secret: secret, ...urls }
       yield* writeCredentialsFile(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoCredentials.ensureDemoCredentials"))
+  ).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.provide(ApplicationService.Default),
+    Effect.withSpan("DemoCredentials.ensureDemoCredentials")
+  )
 
 /**
  * The text the start command prints once the hosts listen: the two hosts, the credentials, the file they are in,

@@ -323,7 +323,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         ["another Application's client id", (app) =>
           Effect.map(newApplication(), (other) => ({ clientId: other.clientId, secret: app.secret }))],
         ["revoked secret", (app) =>
-          Effect.as(revokeSecret(app.secretId), { clientId: app.clientId, secret: app.secret })],
+          Effect.as(revokeSecret(app.applicationId, app.secretId), { clientId: app.clientId, secret: app.secret })],
         ["disabled Application", (app) =>
           Effect.as(disableApplication(app.applicationId), { clientId: app.clientId, secret: app.secret })],
         ["malformed secret", (app) => Effect.succeed({ clientId: app.clientId, secret: "hunter2" })],
@@ -430,8 +430,10 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           expect((yield* postToken(post(app))).status).toBe(200)
           expect((yield* postToken(post(app, second.secret))).status).toBe(200)
           const third = yield* Effect.flip(issueSecret(app.applicationId))
-          expect(third._tag).toBe("SecretLimitReached")
-          expect(third.code).toBe("APPLICATION_SECRET_LIMIT_REACHED")
+          expect(third._tag === "SecretLimitReached" && [third.code, third.status]).toStrictEqual([
+            "APPLICATION_SECRET_LIMIT_REACHED",
+            400
+          ])
         })
       )
 
@@ -440,7 +442,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           const app = yield* newApplication()
           const second = yield* issueSecret(app.applicationId).pipe(Effect.orDie)
           expect((yield* postToken(post(app))).status).toBe(200)
-          yield* revokeSecret(app.secretId)
+          yield* revokeSecret(app.applicationId, app.secretId)
           expectError(yield* postToken(post(app)), 401, "invalid_client")
           expect((yield* postToken(post(app, second.secret))).status).toBe(200)
           // With one secret revoked, a new one may be issued again.
