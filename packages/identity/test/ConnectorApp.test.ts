@@ -131,7 +131,7 @@ describe("registerApp", () => {
   it("refuses an app id already registered (INTEGRATIONS_APP_ALREADY_EXISTS, 409)", () => {
     const result = registerApp(true, registration, NOW)
     if (Either.isRight(result)) throw new Error("expected a refusal")
-    expect([result.left.code, result.left.status, result.left.appId]).toStrictEqual([
+    expect(result.left._tag === "AppAlreadyExists" && [result.left.code, result.left.status, result.left.appId]).toStrictEqual([
       "INTEGRATIONS_APP_ALREADY_EXISTS",
       409,
       "acme-erp"
