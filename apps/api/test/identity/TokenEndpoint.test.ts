@@ -409,7 +409,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         })
       )
 
-      it.effect("any client assertion: connector installations do not exist yet", () =>
+      it.effect("an assertion without a kid, for an installation that does not exist (see InstallationGrant.test.ts)", () =>
         Effect.gen(function* () {
           const reply = yield* postToken(
             "grant_type=urn:service:params:oauth:grant-type:installation-token" +
