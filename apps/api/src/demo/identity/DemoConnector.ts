@@ -6,9 +6,11 @@
  * Its private key exists only in `DATA_DIR/demo-connector.json` (mode 0600):
  * `{"app_id","installation_id","private_jwk","auth_url","base_url"}`, `private_jwk` an ES256 JWK with `kid` and
  * `alg`. A file that still matches the database (the app's active key with that kid and those coordinates, the
- * active installation) is kept; otherwise a fresh key pair is made, added to the app (its other keys retired), the
- * installation made or resumed, and the file written again. The work runs in one transaction under an advisory
- * lock, so instances that start together take turns.
+ * active installation) is kept; otherwise a fresh key pair is made and added to the app, the installation made or
+ * resumed, and the file written again. The app keeps the new key and the newest one before it, and retires older
+ * ones: two instances with their own DATA_DIR on one database each keep a working file, as with the demo
+ * Application's two secrets. The work runs in one transaction under an advisory lock, so instances that start
+ * together take turns.
  */
 import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
@@ -118,6 +120,8 @@ export const ensureDemoConnector = (input: {
           .select(["kid", "publicJwk"])
           .where("appId", "=", DEMO_CONNECTOR_APP_ID)
           .where("status", "=", "active")
+          .orderBy("addedAt")
+          .orderBy("kid")
           .execute()
       )
       const fileKeyActive =
@@ -143,7 +147,7 @@ export const ensureDemoConnector = (input: {
           )
         } else {
           yield* apps.addKey(DEMO_CONNECTOR_APP_ID, pair.publicJwk, SYSTEM_ACTOR)
-          for (const key of activeKeys) yield* apps.retireKey(DEMO_CONNECTOR_APP_ID, key.kid, SYSTEM_ACTOR)
+          for (const key of activeKeys.slice(0, -1)) yield* apps.retireKey(DEMO_CONNECTOR_APP_ID, key.kid, SYSTEM_ACTOR)
         }
       }
 
