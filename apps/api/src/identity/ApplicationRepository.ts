@@ -4,7 +4,9 @@
  */
 import type { ApplicationRecord, SecretRecord } from "@propline/identity/Application"
 import type { Role } from "@propline/identity/AccessTokenClaims"
+import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
+import type { ExpressionBuilder } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import * as Sql from "../platform/Sql.js"
 
@@ -19,6 +21,16 @@ export interface ApplicationCredentials {
   /** Granted contexts, by id. */
   readonly contextIds: ReadonlyArray<string>
 }
+
+/** The Application's granted context ids, as `contexts` (one round trip with the Application). */
+const applicationContexts = (eb: ExpressionBuilder<Database, "applications">) =>
+  jsonArrayFrom(
+    eb
+      .selectFrom("applicationContexts")
+      .select("applicationContexts.operationalContextId")
+      .whereRef("applicationContexts.applicationId", "=", "applications.id")
+      .orderBy("applicationContexts.operationalContextId")
+  ).as("contexts")
 
 const replaceContexts = (applicationId: string, contextIds: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -64,15 +76,7 @@ export class ApplicationRepository extends Effect.Service<ApplicationRepository>
           db
             .selectFrom("applications")
             .selectAll("applications")
-            .select((eb) =>
-              jsonArrayFrom(
-                eb
-                  .selectFrom("applicationContexts")
-                  .select("applicationContexts.operationalContextId")
-                  .whereRef("applicationContexts.applicationId", "=", "applications.id")
-                  .orderBy("applicationContexts.operationalContextId")
-              ).as("contexts")
-            )
+            .select(applicationContexts)
             .where("applications.id", "=", applicationId)
             .forUpdate("applications")
             .executeTakeFirst()
@@ -158,13 +162,7 @@ export class ApplicationRepository extends Effect.Service<ApplicationRepository>
                   .whereRef("applicationSecrets.applicationId", "=", "applications.id")
                   .where("applicationSecrets.revokedAt", "is", null)
               ).as("secrets"),
-              jsonArrayFrom(
-                eb
-                  .selectFrom("applicationContexts")
-                  .select("applicationContexts.operationalContextId")
-                  .whereRef("applicationContexts.applicationId", "=", "applications.id")
-                  .orderBy("applicationContexts.operationalContextId")
-              ).as("contexts")
+              applicationContexts(eb)
             ])
             .where("applications.clientId", "=", clientId)
             .executeTakeFirst()
