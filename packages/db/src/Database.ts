@@ -24,8 +24,13 @@ import type {
   ApplicationContextTable,
   ApplicationSecretTable,
   ApplicationTable,
+  ConnectorAppKeyTable,
+  ConnectorAppTable,
+  ConsumedAssertionTable,
+  InstallationContextTable,
+  InstallationTable,
   SigningKeyTable,
-  TokenRateWindowTable
+  TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 
@@ -53,7 +58,12 @@ export interface Database {
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
-  tokenRateWindows: TokenRateWindowTable
+  tokenRateLimits: TokenRateLimitTable
+  connectorApps: ConnectorAppTable
+  connectorAppKeys: ConnectorAppKeyTable
+  installations: InstallationTable
+  installationContexts: InstallationContextTable
+  consumedAssertions: ConsumedAssertionTable
   bookingResources: BookingResourceTable
   bookingPriceRules: BookingPriceRuleTable
   bookingAddOnProducts: BookingAddOnProductTable
