@@ -20,12 +20,21 @@ import type {
   TokenRateWindowTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
+import type {
+  SignedDocumentUploadTable,
+  SigningAttemptTable,
+  SigningDocumentTable,
+  SigningPartyTable,
+  SigningSignerTable,
+  UrlSigningKeyTable
+} from "./schema/Signing.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Organizations.js"
+export type * from "./schema/Signing.js"
 
 export interface Database {
   organizations: OrganizationTable
@@ -47,4 +56,10 @@ export interface Database {
   tokenRateWindows: TokenRateWindowTable
   auditLog: AuditLogTable
   events: EventTable
+  signingDocuments: SigningDocumentTable
+  signingAttempts: SigningAttemptTable
+  signingParties: SigningPartyTable
+  signingSigners: SigningSignerTable
+  signedDocumentUploads: SignedDocumentUploadTable
+  urlSigningKeys: UrlSigningKeyTable
 }
