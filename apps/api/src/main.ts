@@ -1,6 +1,7 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
- * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
+ * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true) and its signing demo
+ * (once), writes
  * DATA_DIR/demo-credentials.json, and serves the identity host (AUTH_PORT) and the API host (API_PORT).
  */
 import { NodeRuntime } from "@effect/platform-node"
@@ -8,7 +9,11 @@ import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
+import { ensureDemoSigning } from "./demo/signing/DemoSigning.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
+import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
+import { SigningOperatorService } from "./signing/SigningOperatorService.js"
+import { StorageLive } from "./storage/StorageConfig.js"
 
 const demo = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -26,6 +31,9 @@ const demo = Effect.gen(function* () {
     )
   )
   if (seed === undefined) return undefined
+  yield* ensureDemoSigning.pipe(
+    Effect.provide(Layer.merge(SigningOperatorService.Default, SigningAttemptRepository.Default))
+  )
   const credentials = yield* ensureDemoCredentials({
     dataDir: config.dataDir,
     authUrl: config.authUrl,
@@ -44,6 +52,7 @@ const program = Effect.gen(function* () {
 }).pipe(Effect.scoped)
 
 program.pipe(
+  Effect.provide(StorageLive),
   Effect.provide(DatabaseLive),
   Effect.provide(AppConfig.fromEnv),
   NodeRuntime.runMain

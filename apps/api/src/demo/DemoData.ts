@@ -56,6 +56,9 @@ export const DEMO_SEED_LOCK_KEY = 0x64656d6f
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-seed" } as const
 
+/** The roles of the demo Applications: the ERP connector's and the e-signing connector's. */
+export const DEMO_APPLICATION_ROLES = ["billing", "signing"] as const
+
 /** Inserts every row of the plan, table by table in foreign-key order. */
 const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
   Effect.gen(function* () {
@@ -147,12 +150,23 @@ const demoApplication = (organizationId: string, rootContextId: string, now: Dat
         .orderBy("id")
         .executeTakeFirst()
     )
+    if (existing !== undefined) {
+      // A demo Application made before signing existed gets the signing role too (issue 9).
+      yield* Db.query((db) =>
+        db
+          .updateTable("applications")
+          .set({ roles: sql<Array<string>>`array_append(roles, 'signing')` })
+          .where("id", "=", existing.id)
+          .where(sql<boolean>`not ('signing' = any(roles))`)
+          .execute()
+      )
+    }
     const application =
       existing ??
       (yield* createApplication({
         organizationId,
         name: DEMO_APPLICATION_NAME,
-        roles: ["billing"],
+        roles: DEMO_APPLICATION_ROLES,
         contextIds: [rootContextId],
         actor: SYSTEM_ACTOR,
         now

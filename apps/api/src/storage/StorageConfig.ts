@@ -16,6 +16,7 @@ import * as path from "node:path"
 import { AppConfig } from "../AppConfig.js"
 import * as LocalDiskStorage from "./LocalDiskStorage.js"
 import * as S3Storage from "./S3Storage.js"
+import { UrlSigner } from "./UrlSigner.js"
 
 /** The storage choice: the local disk under a root, or an S3-compatible bucket. */
 export type StorageChoice =
@@ -50,11 +51,15 @@ export const fromEnv = (dataDir: string) =>
 export const layer = (choice: StorageChoice, baseUrl: string) =>
   choice._tag === "local-disk" ? LocalDiskStorage.layer({ root: choice.root, baseUrl }) : S3Storage.layer(choice)
 
-/** The configured storage: the environment's choice, with the API host's public address. */
+/** The configured storage (the environment's choice, with the API host's public address) and the URL signer. */
 export const StorageLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const choice = yield* fromEnv(config.dataDir).pipe(Effect.orDie)
     return layer(choice, config.baseUrl)
   })
-)
+).pipe(Layer.provideMerge(UrlSigner.Default))
+
+/** A given storage choice and the URL signer (tests). */
+export const layerWithSigner = (choice: StorageChoice, baseUrl: string) =>
+  layer(choice, baseUrl).pipe(Layer.provideMerge(UrlSigner.Default))
