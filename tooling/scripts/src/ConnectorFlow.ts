@@ -22,7 +22,8 @@ export interface FlowStep {
   readonly outcome: string
 }
 
-const problemCode = (error: unknown): string => {
+/** A refusal as `<status> <code>` (spec 7.3), or what the failure was. */
+export const problemCode = (error: unknown): string => {
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>
     if (typeof record["code"] === "string") return `${String(record["status"] ?? "")} ${record["code"]}`.trim()

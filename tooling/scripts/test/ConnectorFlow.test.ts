@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runConnectorFlow } from "../src/ConnectorFlow.js"
+import { runSigningConnectorFlow } from "../src/SigningConnectorFlow.js"
 
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
   let database: TestDatabase.TestDatabase
@@ -43,5 +44,22 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     expect(steps.some((s) => s.step.endsWith("/reject") && s.outcome === "201: proposal rejected")).toBe(true)
     expect(steps.some((s) => s.step.endsWith("/report-failed") && s.outcome.endsWith("failed"))).toBe(true)
     expect(steps.find((s) => s.step.endsWith("(repeated)"))?.outcome).toBe("refused: 400 BILLING_INVOICE_STATUS_INVALID")
+  })
+
+  it("runs the signing flow on the demo: queue, PDF download, started, upload, signed, withdrawal queue", async () => {
+    const steps = await Effect.runPromise(runSigningConnectorFlow(product.credentials, "e2e"))
+    const outcome = (suffix: string) => steps.find((s) => s.step.endsWith(suffix))?.outcome
+    expect(steps.find((s) => s.step === "GET /v1/crm/signing-queue")?.outcome).toMatch(/^6 contracts to send/)
+    expect(steps.find((s) => s.step.endsWith("(document.url)"))?.outcome).toMatch(/^200: \d+ bytes, SHA-256 as declared$/)
+    expect(outcome("/started")).toMatch(/^201: started as esign-e2e-/)
+    expect(outcome("/signed-document-upload")).toMatch(/^201: PUT address valid until /)
+    expect(steps.find((s) => s.step.startsWith("PUT the signed PDF"))?.outcome).toBe("201")
+    expect(outcome("/signed")).toBe("201: signed")
+    expect(outcome("/signed (repeated)")).toBe("refused: 400 CRM_SIGNING_ATTEMPT_ENDED")
+    expect(steps.find((s) => s.step === "GET /v1/crm/withdrawal-queue")?.outcome).toBe("2 attempts to withdraw")
+    expect(steps.filter((s) => s.step.endsWith("/withdrawn")).map((s) => s.outcome.slice(0, 14))).toEqual([
+      "201: withdrawn",
+      "201: withdrawn"
+    ])
   })
 })
