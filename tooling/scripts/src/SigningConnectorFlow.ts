@@ -7,12 +7,9 @@
  * spec code, not thrown.
  */
 import { FetchHttpClient } from "@effect/platform"
-import * as IntegrationClient from "@propline/client/IntegrationClient"
-import * as TokenClient from "@propline/client/TokenClient"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import type { DemoCredentials, FlowStep } from "./ConnectorFlow.js"
-import { problemCode } from "./ConnectorFlow.js"
+import { connect, type DemoCredentials, problemCode } from "./ConnectorFlow.js"
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
@@ -32,16 +29,7 @@ const signedCopy = (original: Uint8Array, providerDocumentId: string) =>
 /** Runs the flow once: one attempt from the signing queue to `signed`, and every attempt on the withdrawal queue. */
 export const runSigningConnectorFlow = (credentials: DemoCredentials, reference: string) =>
   Effect.gen(function* () {
-    const steps: Array<FlowStep> = []
-    const log = (step: string, outcome: string) => Effect.sync(() => void steps.push({ step, outcome }))
-
-    const token = yield* TokenClient.requestToken({
-      authUrl: credentials.auth_url,
-      clientId: credentials.client_id,
-      clientSecret: credentials.client_secret
-    })
-    yield* log("POST {auth_url}/oauth/token", `${token.token_type} token, expires in ${token.expires_in} s`)
-    const client = yield* IntegrationClient.make({ baseUrl: credentials.base_url, accessToken: token.access_token })
+    const { client, log, steps } = yield* connect(credentials)
 
     const queue = yield* client.crm.getSigningQueue({ urlParams: { limit: 10 } })
     yield* log(

@@ -4,7 +4,6 @@
  * outcomes. An operator acts in a whole organization; every change is audited with the operator as actor.
  */
 import { BoundedText } from "@propline/contract/Values"
-import * as SignedDocument from "@propline/signing/SignedDocument"
 import * as Lifecycle from "@propline/signing/SigningAttemptLifecycle"
 import * as Preparation from "@propline/signing/SigningPreparation"
 import { SigningAttemptLive } from "@propline/signing/SigningRefusal"
@@ -16,6 +15,7 @@ import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { DocumentStorage } from "../storage/DocumentStorage.js"
 import { renderContractPdf } from "./ContractPdf.js"
+import { storePdf } from "./PdfStore.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
 import { SigningContractRepository } from "./SigningContractRepository.js"
 import { SigningDocumentRepository } from "./SigningDocumentRepository.js"
@@ -167,19 +167,13 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
                   at
                 )
               )
-              const documentId = randomUUID()
-              const key = `${attempt.organizationId}/contracts/${attempt.id}.pdf`
-              yield* storage.put(key, bytes, "application/pdf")
-              yield* documents.insertDocument({
-                id: documentId,
+              const documentId = yield* storePdf(storage, documents, {
                 organizationId: attempt.organizationId,
                 kind: "contract",
-                storageKey: key,
+                key: `${attempt.organizationId}/contracts/${attempt.id}.pdf`,
                 fileName: `Contract ${contract.contractNumber}.pdf`,
-                contentType: "application/pdf",
-                sizeBytes: bytes.length,
-                sha256: SignedDocument.sha256Hex(bytes),
-                createdAt: at
+                bytes,
+                at
               })
               yield* attempts.insert(attempt, documentId).pipe(
                 Effect.catchTag("LiveAttemptConflict", () =>

@@ -27,6 +27,7 @@ import { DocumentStorage } from "../storage/DocumentStorage.js"
 import * as FileAddresses from "../storage/FileAddresses.js"
 import { UrlSigner } from "../storage/UrlSigner.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
+import { storePdf } from "./PdfStore.js"
 import { SigningDocumentRepository } from "./SigningDocumentRepository.js"
 
 const span = (name: string) => Effect.withSpan(`SigningService.${name}`, { captureStackTrace: false })
@@ -217,19 +218,13 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
             if (attempt === undefined) return yield* new RecordNotFound({ kind: "signing attempt" })
             const at = yield* Sql.now
             const received = yield* SignedDocument.receiveUpload({ attempt, upload }, bytes, at)
-            const documentId = randomUUID()
-            const key = signedKey(upload)
-            yield* storage.put(key, bytes, "application/pdf")
-            yield* documents.insertDocument({
-              id: documentId,
+            const documentId = yield* storePdf(storage, documents, {
               organizationId: upload.organizationId,
               kind: "signed",
-              storageKey: key,
+              key: signedKey(upload),
               fileName: `${attempt.title} (signed).pdf`,
-              contentType: "application/pdf",
-              sizeBytes: bytes.length,
-              sha256: upload.declaredSha256,
-              createdAt: at
+              bytes,
+              at
             })
             yield* documents.markStored(received.upload, documentId)
             yield* Outbox.append(received.events)
