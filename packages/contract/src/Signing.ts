@@ -19,8 +19,6 @@ export type SigningAttemptId = typeof SigningAttemptId.Type
 
 /** Largest signed PDF, in bytes (25 MiB). */
 export const MAX_SIGNED_DOCUMENT_BYTES = 26_214_400
-/** Decisions 6: an upload address is valid 15 minutes. */
-export const UPLOAD_ADDRESS_LIFETIME_SECONDS = 900
 
 /** Spec 4.2, decisions 6: the attempt's status. `queued` and `started` are live, the rest ended. */
 export const SigningAttemptStatus = Schema.Literal(

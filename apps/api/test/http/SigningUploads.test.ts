@@ -116,6 +116,15 @@ describe.each(backends)("signed-PDF upload with documents on the $name", (backen
     expect((await report(attempt.id, "signed", { uploadId: target.id })).status).toBe(201)
   })
 
+  it("takes a large PDF (3 MiB) as it streams in", async () => {
+    const attempt = await startedAttempt()
+    const padding = new Uint8Array(3 * 1024 * 1024).fill(0x20)
+    const large = new Uint8Array([...PDF.slice(0, 9), ...new TextEncoder().encode("%"), ...padding, 0x0a, ...PDF.slice(9)])
+    const target = await address(attempt.id, { sizeBytes: large.length, sha256: sha256(large) })
+    expect((await put(target.url, large)).status).toBe(201)
+    expect(Option.getOrThrow(await stored(target.id)).length).toBe(large.length)
+  })
+
   it.each([
     ["a wrong digest", PDF, { sizeBytes: PDF.length, sha256: sha256(text("something else")) }, 400],
     ["a file that is not a PDF", text("GIF89a not a pdf"), undefined, 400],
