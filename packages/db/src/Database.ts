@@ -33,6 +33,14 @@ import type {
   TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
+import type {
+  SignedDocumentUploadTable,
+  SigningAttemptTable,
+  SigningDocumentTable,
+  SigningPartyTable,
+  SigningSignerTable,
+  UrlSigningKeyTable
+} from "./schema/Signing.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
@@ -40,6 +48,7 @@ export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Organizations.js"
+export type * from "./schema/Signing.js"
 
 export interface Database {
   organizations: OrganizationTable
@@ -72,4 +81,10 @@ export interface Database {
   bookingRequests: BookingRequestTable
   auditLog: AuditLogTable
   events: EventTable
+  signingDocuments: SigningDocumentTable
+  signingAttempts: SigningAttemptTable
+  signingParties: SigningPartyTable
+  signingSigners: SigningSignerTable
+  signedDocumentUploads: SignedDocumentUploadTable
+  urlSigningKeys: UrlSigningKeyTable
 }

@@ -56,6 +56,9 @@ export const DEMO_SEED_LOCK_KEY = 0x64656d6f
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-seed" } as const
 
+/** The roles of the demo Applications: the ERP connector's, the booking website's and the e-signing connector's. */
+export const DEMO_APPLICATION_ROLES = ["billing", "booking", "signing"] as const
+
 /** Inserts every row of the plan, table by table in foreign-key order. */
 const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
   Effect.gen(function* () {
@@ -169,11 +172,23 @@ const demoApplication = (organizationId: string, rootContextId: string) =>
         .orderBy("id")
         .executeTakeFirst()
     )
+    if (existing !== undefined) {
+      // A demo Application made before booking and signing existed gets their roles too.
+      const roles = sql`${[...DEMO_APPLICATION_ROLES]}::text[]`
+      yield* Db.query((db) =>
+        db
+          .updateTable("applications")
+          .set({ roles: sql<Array<string>>`array(select distinct role from unnest(roles || ${roles}) as role order by role)` })
+          .where("id", "=", existing.id)
+          .where(sql<boolean>`not (roles @> ${roles})`)
+          .execute()
+      )
+    }
     const application =
       existing ??
       (yield* Effect.flatMap(ApplicationService, (applications) =>
         applications.create(
-          { organizationId, name: DEMO_APPLICATION_NAME, roles: ["billing", "booking"], contextIds: [rootContextId] },
+          { organizationId, name: DEMO_APPLICATION_NAME, roles: DEMO_APPLICATION_ROLES, contextIds: [rootContextId] },
           SYSTEM_ACTOR
         )
       ).pipe(Effect.orDie))
