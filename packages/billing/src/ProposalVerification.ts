@@ -9,11 +9,13 @@
 import { Either } from "effect"
 import type { BillingEvent } from "./BillingEvent.js"
 import {
-  ExternalReferenceAlreadyUsed,
+  type ExternalReferenceAlreadyUsed,
+  externalReferenceAlreadyUsed,
   IntegrationGateNotDeclared,
   IntegrationNotConfigured,
   ProposalMaterialAlreadyInvoiced,
-  ProposalStatusInvalid
+  type ProposalStatusInvalid,
+  proposalStatusInvalid
 } from "./BillingRefusal.js"
 import type { InvoiceRecord } from "./Invoice.js"
 import type { InvoiceProposalRecord } from "./InvoiceProposal.js"
@@ -39,6 +41,9 @@ export interface BillingIntegrationState {
   readonly declaredGates: ReadonlyArray<string>
 }
 
+const notConfigured = () =>
+  new IntegrationNotConfigured({ detail: "The organization has no configured billing integration." })
+
 /**
  * Every billing operation needs a configured billing integration (decisions.md section 5). Right (`void`) when
  * `configured`; else `IntegrationNotConfigured` (`BILLING_INTEGRATION_NOT_CONFIGURED`, 400).
@@ -48,7 +53,7 @@ export interface BillingIntegrationState {
 export const requireBillingIntegration = (
   integration: Pick<BillingIntegrationState, "configured">
 ): Either.Either<void, IntegrationNotConfigured> =>
-  integration.configured ? Either.void : Either.left(new IntegrationNotConfigured())
+  integration.configured ? Either.void : Either.left(notConfigured())
 
 /**
  * The verification queue, pass and reject need a configured billing integration that declared the
@@ -62,11 +67,16 @@ export const requireVerificationGate = (
   integration: BillingIntegrationState
 ): Either.Either<void, IntegrationNotConfigured | IntegrationGateNotDeclared> => {
   if (!integration.configured) {
-    return Either.left(new IntegrationNotConfigured())
+    return Either.left(notConfigured())
   }
   return integration.declaredGates.includes(VERIFICATION_GATE)
     ? Either.void
-    : Either.left(new IntegrationGateNotDeclared({ gate: VERIFICATION_GATE }))
+    : Either.left(
+        new IntegrationGateNotDeclared({
+          gate: VERIFICATION_GATE,
+          detail: `The billing integration has not declared the ${VERIFICATION_GATE} gate.`
+        })
+      )
 }
 
 /**
@@ -146,18 +156,20 @@ export const pass = (
   ProposalStatusInvalid | ProposalMaterialAlreadyInvoiced | ExternalReferenceAlreadyUsed
 > => {
   if (proposal.status !== "proposed") {
-    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "pass" }))
+    return Either.left(proposalStatusInvalid(proposal.status, "pass"))
   }
   if (proposal.invoiceNumber === undefined) {
-    return Either.left(
-      new ProposalStatusInvalid({ status: proposal.status, action: "pass", invoiceNumberMissing: true })
-    )
+    return Either.left(proposalStatusInvalid(proposal.status, "pass", true))
   }
   if (command.materialAlreadyInvoiced) {
-    return Either.left(new ProposalMaterialAlreadyInvoiced())
+    return Either.left(
+      new ProposalMaterialAlreadyInvoiced({
+        detail: "The proposal's charges were already invoiced; an operator must cancel the proposal."
+      })
+    )
   }
   if (command.externalReferenceTaken) {
-    return Either.left(new ExternalReferenceAlreadyUsed({ externalReference: command.externalReference }))
+    return Either.left(externalReferenceAlreadyUsed(command.externalReference))
   }
   const passed: InvoiceProposalRecord = {
     ...proposal,
@@ -199,7 +211,7 @@ export const reject = (
   now: Date
 ): Either.Either<Transition, ProposalStatusInvalid> => {
   if (proposal.status !== "proposed") {
-    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "reject" }))
+    return Either.left(proposalStatusInvalid(proposal.status, "reject"))
   }
   const rejected: InvoiceProposalRecord = {
     ...proposal,
@@ -229,7 +241,7 @@ export const cancel = (
   now: Date
 ): Either.Either<Transition, ProposalStatusInvalid> => {
   if (proposal.status !== "proposed") {
-    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "cancel" }))
+    return Either.left(proposalStatusInvalid(proposal.status, "cancel"))
   }
   const cancelled: InvoiceProposalRecord = { ...proposal, status: "cancelled", cancelledAt: now, updatedAt: now }
   return Either.right({

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import { httpStatusOf } from "../src/BillingRefusal.js"
 import { INVOICE_STATUSES } from "../src/Invoice.js"
 import * as InvoiceLifecycle from "../src/InvoiceLifecycle.js"
 import { anInvoice, getLeft, getRight, NOW } from "./fixtures.js"
@@ -32,9 +31,9 @@ describe("InvoiceLifecycle.approve (decisions.md 5: created → approved)", () =
       const refusal = getLeft(InvoiceLifecycle.approve(anInvoice({ status }), NOW))
       expect(refusal._tag).toBe("InvoiceStatusInvalid")
       expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
-      expect(refusal.status).toBe(status)
+      expect(refusal.invoiceStatus).toBe(status)
       expect(refusal.action).toBe("approve")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 })
@@ -85,8 +84,8 @@ describe("InvoiceLifecycle.reportFailed (spec 3 and 4.1: approved → failed)", 
     const { invoice: failed } = getRight(InvoiceLifecycle.reportFailed(anInvoice({ status: "approved" }), command, NOW))
     const refusal = getLeft(InvoiceLifecycle.reportFailed(failed, command, NOW))
     expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
-    expect(refusal.status).toBe("failed")
-    expect(httpStatusOf(refusal)).toBe(400)
+    expect(refusal.invoiceStatus).toBe("failed")
+    expect(refusal.status).toBe(400)
   })
 
   for (const status of INVOICE_STATUSES.filter((status) => status !== "approved")) {
@@ -94,9 +93,9 @@ describe("InvoiceLifecycle.reportFailed (spec 3 and 4.1: approved → failed)", 
       const refusal = getLeft(InvoiceLifecycle.reportFailed(anInvoice({ status }), command, NOW))
       expect(refusal._tag).toBe("InvoiceStatusInvalid")
       expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
-      expect(refusal.status).toBe(status)
+      expect(refusal.invoiceStatus).toBe(status)
       expect(refusal.action).toBe("report-failed")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 })

@@ -5,7 +5,7 @@
  */
 import * as InvoiceLifecycle from "@propline/billing/InvoiceLifecycle"
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
-import { ExternalReferenceAlreadyUsed } from "@propline/billing/BillingRefusal"
+import { externalReferenceAlreadyUsed } from "@propline/billing/BillingRefusal"
 import * as ProposalVerification from "@propline/billing/ProposalVerification"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import * as Db from "@propline/db/Db"
@@ -122,7 +122,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           )
           yield* Repo.insertInvoiceFromProposal(transition.invoice, proposal.id, charges.chargeIds).pipe(
             Effect.catchTag("ExternalReferenceConflict", () =>
-              Effect.fail(new ExternalReferenceAlreadyUsed({ externalReference }) as BillingRefusal)
+              Effect.fail(externalReferenceAlreadyUsed(externalReference) as BillingRefusal)
             )
           )
           yield* Repo.updateProposal(transition.proposal, transition.invoice.id)
