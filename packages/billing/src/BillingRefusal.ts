@@ -4,8 +4,10 @@
  * 409 for a conflict with state another request made, 400 otherwise), a `detail` safe to show a client, and the
  * facts that led to it.
  *
- * Construct with the facts and a `detail`: `new PaymentNotFound({ paymentId, detail: "…" })`. A detail never
- * repeats text the caller sent (a reference, a reason) or an internal id.
+ * The refusals whose detail follows from their facts alone build it themselves (`new InvoiceStatusInvalid({
+ * status, action })`); the others are constructed with the facts and a `detail`
+ * (`new PaymentNotFound({ paymentId, detail: "…" })`). A detail never repeats text the caller sent (a
+ * reference, a reason) or an internal id.
  *
  * @since 0.1.0
  */
@@ -39,16 +41,24 @@ export type InvoiceAction =
 export type ProposalAction = "pass" | "reject" | "cancel"
 
 /**
- * `BILLING_INVOICE_STATUS_INVALID`, HTTP 400: the invoice's current status (`invoiceStatus`) does not allow
- * `action` (spec section 7.1: report-failed on an invoice that is not approved, including a repeated report;
- * decisions.md section 5 for the other actions).
+ * `BILLING_INVOICE_STATUS_INVALID`, HTTP 400: the invoice's current `status` does not allow `action`
+ * (spec section 7.1: report-failed on an invoice that is not approved, including a repeated report;
+ * decisions.md section 5 for the other actions). Constructed with the invoice's `status`, kept as `invoiceStatus`.
  *
  * @since 0.1.0
  */
 export class InvoiceStatusInvalid extends Refusal("InvoiceStatusInvalid", "BILLING_INVOICE_STATUS_INVALID", 400)<{
   readonly invoiceStatus: InvoiceStatus
   readonly action: InvoiceAction
-}> {}
+}> {
+  constructor(args: { readonly status: InvoiceStatus; readonly action: InvoiceAction }) {
+    super({
+      invoiceStatus: args.status,
+      action: args.action,
+      detail: `The invoice is ${args.status}; ${args.action} is not allowed in this status.`
+    })
+  }
+}
 
 /**
  * `BILLING_INVOICE_STATUS_INVALID`, HTTP 400, for a withdrawal: report-discarded on a withdrawal already
@@ -65,10 +75,10 @@ export class WithdrawalStatusInvalid extends Refusal(
 }> {}
 
 /**
- * `BILLING_PROPOSAL_STATUS_INVALID`, HTTP 400: the proposal's current status (`proposalStatus`) does not allow
- * `action` (spec section 7.1: pass on a proposal not in proposed; a repeated verdict). Also given when a proposal
- * has no `invoiceNumber` (`invoiceNumberMissing: true`), which only older rejected or cancelled proposals lack
- * (spec 2.2), so it cannot become an invoice.
+ * `BILLING_PROPOSAL_STATUS_INVALID`, HTTP 400: the proposal's current `status` does not allow `action`
+ * (spec section 7.1: pass on a proposal not in proposed; a repeated verdict). Also given when a proposal has no
+ * `invoiceNumber` (`invoiceNumberMissing: true`), which only older rejected or cancelled proposals lack (spec 2.2),
+ * so it cannot become an invoice.
  *
  * @since 0.1.0
  */
@@ -76,7 +86,19 @@ export class ProposalStatusInvalid extends Refusal("ProposalStatusInvalid", "BIL
   readonly proposalStatus: ProposalStatus
   readonly action: ProposalAction
   readonly invoiceNumberMissing: boolean
-}> {}
+}> {
+  constructor(args: {
+    readonly status: ProposalStatus
+    readonly action: ProposalAction
+    readonly invoiceNumberMissing?: boolean
+  }) {
+    const invoiceNumberMissing = args.invoiceNumberMissing ?? false
+    const detail = invoiceNumberMissing
+      ? `The proposal has no invoice number; ${args.action} is not allowed. An operator must cancel it.`
+      : `The proposal is ${args.status}; ${args.action} is only allowed on a proposal that is proposed.`
+    super({ proposalStatus: args.status, action: args.action, invoiceNumberMissing, detail })
+  }
+}
 
 /**
  * `BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED`, HTTP 409: the proposal's charges were already invoiced by
@@ -88,7 +110,11 @@ export class ProposalMaterialAlreadyInvoiced extends Refusal(
   "ProposalMaterialAlreadyInvoiced",
   "BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED",
   409
-) {}
+) {
+  constructor() {
+    super({ detail: "The proposal's charges were already invoiced; an operator must cancel the proposal." })
+  }
+}
 
 /**
  * `BILLING_EXTERNAL_REFERENCE_ALREADY_USED`, HTTP 409: the `externalReference` is already attached to another
@@ -101,9 +127,14 @@ export class ExternalReferenceAlreadyUsed extends Refusal(
   "ExternalReferenceAlreadyUsed",
   "BILLING_EXTERNAL_REFERENCE_ALREADY_USED",
   409
-)<{
-  readonly externalReference: string
-}> {}
+)<{ readonly externalReference: string }> {
+  constructor(args: { readonly externalReference: string }) {
+    super({
+      externalReference: args.externalReference,
+      detail: "The externalReference is already used by another invoice of this organization."
+    })
+  }
+}
 
 /**
  * `BILLING_INTEGRATION_NOT_CONFIGURED`, HTTP 400: the organization has no configured billing integration, so
@@ -115,7 +146,11 @@ export class IntegrationNotConfigured extends Refusal(
   "IntegrationNotConfigured",
   "BILLING_INTEGRATION_NOT_CONFIGURED",
   400
-) {}
+) {
+  constructor() {
+    super({ detail: "The organization has no configured billing integration." })
+  }
+}
 
 /**
  * `BILLING_INTEGRATION_GATE_NOT_DECLARED`, HTTP 400: the billing integration is configured but did not declare
@@ -127,9 +162,11 @@ export class IntegrationGateNotDeclared extends Refusal(
   "IntegrationGateNotDeclared",
   "BILLING_INTEGRATION_GATE_NOT_DECLARED",
   400
-)<{
-  readonly gate: string
-}> {}
+)<{ readonly gate: string }> {
+  constructor(args: { readonly gate: string }) {
+    super({ gate: args.gate, detail: `The billing integration has not declared the ${args.gate} gate.` })
+  }
+}
 
 /**
  * `BILLING_PAYMENT_REPLAY_MISMATCH`, HTTP 409: a payment, or the reversal of one, with this caller's `paymentId`
@@ -351,45 +388,3 @@ export type BillingRefusalCode = BillingRefusal["code"]
  * @since 0.1.0
  */
 export const httpStatusOf = (refusal: BillingRefusal): 400 | 409 => refusal.status
-
-/**
- * `InvoiceStatusInvalid` with the detail every invoice transition uses.
- *
- * @since 0.1.0
- */
-export const invoiceStatusInvalid = (invoiceStatus: InvoiceStatus, action: InvoiceAction): InvoiceStatusInvalid =>
-  new InvoiceStatusInvalid({
-    invoiceStatus,
-    action,
-    detail: `The invoice is ${invoiceStatus}; ${action} is not allowed in this status.`
-  })
-
-/**
- * `ProposalStatusInvalid` with the detail every proposal transition uses.
- *
- * @since 0.1.0
- */
-export const proposalStatusInvalid = (
-  proposalStatus: ProposalStatus,
-  action: ProposalAction,
-  invoiceNumberMissing = false
-): ProposalStatusInvalid =>
-  new ProposalStatusInvalid({
-    proposalStatus,
-    action,
-    invoiceNumberMissing,
-    detail: invoiceNumberMissing
-      ? `The proposal has no invoice number; ${action} is not allowed. An operator must cancel it.`
-      : `The proposal is ${proposalStatus}; ${action} is only allowed on a proposal that is proposed.`
-  })
-
-/**
- * `ExternalReferenceAlreadyUsed` with its detail (the reference is carried, not repeated in the detail).
- *
- * @since 0.1.0
- */
-export const externalReferenceAlreadyUsed = (externalReference: string): ExternalReferenceAlreadyUsed =>
-  new ExternalReferenceAlreadyUsed({
-    externalReference,
-    detail: "The externalReference is already used by another invoice of this organization."
-  })

@@ -8,12 +8,10 @@
 import { Either } from "effect"
 import type { BillingEvent } from "./BillingEvent.js"
 import {
-  type ExternalReferenceAlreadyUsed,
-  externalReferenceAlreadyUsed,
+  ExternalReferenceAlreadyUsed,
   type FieldIssue,
   FieldsInvalid,
-  type InvoiceStatusInvalid,
-  invoiceStatusInvalid
+  InvoiceStatusInvalid
 } from "./BillingRefusal.js"
 import type { InvoiceRecord, PaymentReferenceType } from "./Invoice.js"
 import { invoiceEvent } from "./internal/events.js"
@@ -50,7 +48,7 @@ export interface ReportFailedCommand {
  */
 export const approve = (invoice: InvoiceRecord, now: Date): Either.Either<Transition, InvoiceStatusInvalid> => {
   if (invoice.status !== "created") {
-    return Either.left(invoiceStatusInvalid(invoice.status, "approve"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "approve" }))
   }
   const approved: InvoiceRecord = { ...invoice, status: "approved", approvedAt: now, updatedAt: now }
   return Either.right({ invoice: approved, events: [invoiceEvent("billing.invoice.approved", approved, now)] })
@@ -72,7 +70,7 @@ export const reportFailed = (
   now: Date
 ): Either.Either<Transition, InvoiceStatusInvalid> => {
   if (invoice.status !== "approved") {
-    return Either.left(invoiceStatusInvalid(invoice.status, "report-failed"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "report-failed" }))
   }
   const failed: InvoiceRecord = {
     ...invoice,
@@ -172,11 +170,11 @@ export const reportSent = (
     return Either.left(new FieldsInvalid({ issues, detail: "The report does not fit the invoice." }))
   }
   if (invoice.status !== "approved") {
-    return Either.left(invoiceStatusInvalid(invoice.status, "report-sent"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "report-sent" }))
   }
   const attaching = command.externalReference !== undefined && invoice.externalReference === undefined
   if (attaching && command.externalReferenceTaken) {
-    return Either.left(externalReferenceAlreadyUsed(command.externalReference ?? ""))
+    return Either.left(new ExternalReferenceAlreadyUsed({ externalReference: command.externalReference ?? "" }))
   }
   const externalReference = command.externalReference ?? invoice.externalReference
   const sent: InvoiceRecord = {

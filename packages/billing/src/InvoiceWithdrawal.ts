@@ -12,7 +12,7 @@
  */
 import { Either } from "effect"
 import type { BillingEvent } from "./BillingEvent.js"
-import { type InvoiceStatusInvalid, invoiceStatusInvalid, WithdrawalStatusInvalid } from "./BillingRefusal.js"
+import { InvoiceStatusInvalid, WithdrawalStatusInvalid } from "./BillingRefusal.js"
 import type { Currency, DocumentKind, InvoiceRecord, InvoiceStatus } from "./Invoice.js"
 import { invoiceEvent } from "./internal/events.js"
 
@@ -94,7 +94,7 @@ export const wasInSendQueue = (invoice: InvoiceRecord): boolean => invoice.appro
  */
 export const deleteInvoice = (invoice: InvoiceRecord, now: Date): Either.Either<Deletion, InvoiceStatusInvalid> => {
   if (!DELETABLE_STATUSES.includes(invoice.status)) {
-    return Either.left(invoiceStatusInvalid(invoice.status, "delete"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "delete" }))
   }
   const deleted: InvoiceRecord = { ...invoice, updatedAt: now }
   const withdrawal: WithdrawalRecord | undefined = wasInSendQueue(invoice)

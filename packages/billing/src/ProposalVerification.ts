@@ -9,13 +9,11 @@
 import { Either } from "effect"
 import type { BillingEvent } from "./BillingEvent.js"
 import {
-  type ExternalReferenceAlreadyUsed,
-  externalReferenceAlreadyUsed,
+  ExternalReferenceAlreadyUsed,
   IntegrationGateNotDeclared,
   IntegrationNotConfigured,
   ProposalMaterialAlreadyInvoiced,
-  type ProposalStatusInvalid,
-  proposalStatusInvalid
+  ProposalStatusInvalid
 } from "./BillingRefusal.js"
 import type { InvoiceRecord } from "./Invoice.js"
 import type { InvoiceProposalRecord } from "./InvoiceProposal.js"
@@ -41,9 +39,6 @@ export interface BillingIntegrationState {
   readonly declaredGates: ReadonlyArray<string>
 }
 
-const notConfigured = () =>
-  new IntegrationNotConfigured({ detail: "The organization has no configured billing integration." })
-
 /**
  * Every billing operation needs a configured billing integration (decisions.md section 5). Right (`void`) when
  * `configured`; else `IntegrationNotConfigured` (`BILLING_INTEGRATION_NOT_CONFIGURED`, 400).
@@ -53,7 +48,7 @@ const notConfigured = () =>
 export const requireBillingIntegration = (
   integration: Pick<BillingIntegrationState, "configured">
 ): Either.Either<void, IntegrationNotConfigured> =>
-  integration.configured ? Either.void : Either.left(notConfigured())
+  integration.configured ? Either.void : Either.left(new IntegrationNotConfigured())
 
 /**
  * The verification queue, pass and reject need a configured billing integration that declared the
@@ -67,16 +62,11 @@ export const requireVerificationGate = (
   integration: BillingIntegrationState
 ): Either.Either<void, IntegrationNotConfigured | IntegrationGateNotDeclared> => {
   if (!integration.configured) {
-    return Either.left(notConfigured())
+    return Either.left(new IntegrationNotConfigured())
   }
   return integration.declaredGates.includes(VERIFICATION_GATE)
     ? Either.void
-    : Either.left(
-        new IntegrationGateNotDeclared({
-          gate: VERIFICATION_GATE,
-          detail: `The billing integration has not declared the ${VERIFICATION_GATE} gate.`
-        })
-      )
+    : Either.left(new IntegrationGateNotDeclared({ gate: VERIFICATION_GATE }))
 }
 
 /**
@@ -156,20 +146,18 @@ export const pass = (
   ProposalStatusInvalid | ProposalMaterialAlreadyInvoiced | ExternalReferenceAlreadyUsed
 > => {
   if (proposal.status !== "proposed") {
-    return Either.left(proposalStatusInvalid(proposal.status, "pass"))
+    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "pass" }))
   }
   if (proposal.invoiceNumber === undefined) {
-    return Either.left(proposalStatusInvalid(proposal.status, "pass", true))
-  }
-  if (command.materialAlreadyInvoiced) {
     return Either.left(
-      new ProposalMaterialAlreadyInvoiced({
-        detail: "The proposal's charges were already invoiced; an operator must cancel the proposal."
-      })
+      new ProposalStatusInvalid({ status: proposal.status, action: "pass", invoiceNumberMissing: true })
     )
   }
+  if (command.materialAlreadyInvoiced) {
+    return Either.left(new ProposalMaterialAlreadyInvoiced())
+  }
   if (command.externalReferenceTaken) {
-    return Either.left(externalReferenceAlreadyUsed(command.externalReference))
+    return Either.left(new ExternalReferenceAlreadyUsed({ externalReference: command.externalReference }))
   }
   const passed: InvoiceProposalRecord = {
     ...proposal,
@@ -211,7 +199,7 @@ export const reject = (
   now: Date
 ): Either.Either<Transition, ProposalStatusInvalid> => {
   if (proposal.status !== "proposed") {
-    return Either.left(proposalStatusInvalid(proposal.status, "reject"))
+    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "reject" }))
   }
   const rejected: InvoiceProposalRecord = {
     ...proposal,
@@ -241,7 +229,7 @@ export const cancel = (
   now: Date
 ): Either.Either<Transition, ProposalStatusInvalid> => {
   if (proposal.status !== "proposed") {
-    return Either.left(proposalStatusInvalid(proposal.status, "cancel"))
+    return Either.left(new ProposalStatusInvalid({ status: proposal.status, action: "cancel" }))
   }
   const cancelled: InvoiceProposalRecord = { ...proposal, status: "cancelled", cancelledAt: now, updatedAt: now }
   return Either.right({

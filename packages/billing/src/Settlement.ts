@@ -22,8 +22,7 @@ import { Either } from "effect"
 import type { BillingEvent } from "./BillingEvent.js"
 import {
   FieldsInvalid,
-  type InvoiceStatusInvalid,
-  invoiceStatusInvalid,
+  InvoiceStatusInvalid,
   PaymentAmountInvalid,
   PaymentNotFound,
   PaymentReplayMismatch,
@@ -324,7 +323,7 @@ export const reportPayment = (
     return Either.right({ replayed: true, invoice, ledger, payment: recorded, events: [] })
   }
   if (!SETTLEMENT_STATUSES.includes(invoice.status)) {
-    return Either.left(invoiceStatusInvalid(invoice.status, "report-payment"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "report-payment" }))
   }
   const amountInvalid = (problem: "zero" | "sign" | "range", detail: string) =>
     Either.left(
@@ -392,7 +391,7 @@ export const reportPaymentReversed = (
 ): Either.Either<PaymentOutcome, InvoiceStatusInvalid | PaymentNotFound | PaymentReplayMismatch> => {
   const { invoice, ledger } = state
   if (!SETTLEMENT_STATUSES.includes(invoice.status)) {
-    return Either.left(invoiceStatusInvalid(invoice.status, "report-payment-reversed"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "report-payment-reversed" }))
   }
   const recorded = ledger.payments.find((payment) => payment.paymentId === command.paymentId)
   if (recorded === undefined) {
@@ -478,7 +477,7 @@ export const reportWriteOff = (
         )
   }
   if (invoice.status !== "sent") {
-    return Either.left(invoiceStatusInvalid(invoice.status, "report-write-off"))
+    return Either.left(new InvoiceStatusInvalid({ status: invoice.status, action: "report-write-off" }))
   }
   const balance = balanceOf(invoice.issuedTotalGrossMinorUnits ?? 0, ledger)
   const sign = BigInt(documentSign(invoice.documentKind))

@@ -8,21 +8,20 @@ import {
   CreditExceedsInvoice,
   CreditExceedsLine,
   CreditNoteInvoiceNotCreditable,
-  externalReferenceAlreadyUsed,
+  ExternalReferenceAlreadyUsed,
   FieldsInvalid,
   httpStatusOf,
   IntegrationGateNotDeclared,
   IntegrationNotConfigured,
   InvoiceRunNotContinuable,
   InvoiceStatusInvalid,
-  invoiceStatusInvalid,
   ManualCreditVatRateUnknown,
   PaymentAmountInvalid,
   PaymentNotFound,
   PaymentReplayMismatch,
   PaymentReversed,
   ProposalMaterialAlreadyInvoiced,
-  proposalStatusInvalid,
+  ProposalStatusInvalid,
   WithdrawalStatusInvalid,
   WriteOffAmountInvalid,
   WriteOffReplayMismatch
@@ -33,29 +32,29 @@ const detail = "A sentence for the client."
 // [refusal, _tag, code, HTTP status (decisions.md 4: 409 for *_REPLAY_MISMATCH, *_ALREADY_USED and
 // BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED; 400 otherwise)]
 const cases: ReadonlyArray<readonly [BillingRefusal, string, string, 400 | 409]> = [
-  [invoiceStatusInvalid("failed", "report-failed"), "InvoiceStatusInvalid", "BILLING_INVOICE_STATUS_INVALID", 400],
+  [new InvoiceStatusInvalid({ status: "failed", action: "report-failed" }), "InvoiceStatusInvalid", "BILLING_INVOICE_STATUS_INVALID", 400],
   [
     new WithdrawalStatusInvalid({ withdrawalStatus: "discarded", detail }),
     "WithdrawalStatusInvalid",
     "BILLING_INVOICE_STATUS_INVALID",
     400
   ],
-  [proposalStatusInvalid("passed", "pass"), "ProposalStatusInvalid", "BILLING_PROPOSAL_STATUS_INVALID", 400],
-  [new IntegrationNotConfigured({ detail }), "IntegrationNotConfigured", "BILLING_INTEGRATION_NOT_CONFIGURED", 400],
+  [new ProposalStatusInvalid({ status: "passed", action: "pass" }), "ProposalStatusInvalid", "BILLING_PROPOSAL_STATUS_INVALID", 400],
+  [new IntegrationNotConfigured(), "IntegrationNotConfigured", "BILLING_INTEGRATION_NOT_CONFIGURED", 400],
   [
-    new IntegrationGateNotDeclared({ gate: "verification", detail }),
+    new IntegrationGateNotDeclared({ gate: "verification" }),
     "IntegrationGateNotDeclared",
     "BILLING_INTEGRATION_GATE_NOT_DECLARED",
     400
   ],
   [
-    new ProposalMaterialAlreadyInvoiced({ detail }),
+    new ProposalMaterialAlreadyInvoiced(),
     "ProposalMaterialAlreadyInvoiced",
     "BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED",
     409
   ],
   [
-    externalReferenceAlreadyUsed("ERP-1"),
+    new ExternalReferenceAlreadyUsed({ externalReference: "ERP-1" }),
     "ExternalReferenceAlreadyUsed",
     "BILLING_EXTERNAL_REFERENCE_ALREADY_USED",
     409
@@ -155,16 +154,16 @@ describe("BillingRefusal codes and HTTP status (spec 7.1 and 7.3, decisions.md 4
 
   it.effect("a refusal fails an Effect with itself when yielded", () =>
     Effect.gen(function* () {
-      const refusal = yield* Effect.flip(invoiceStatusInvalid("sent", "report-failed"))
+      const refusal = yield* Effect.flip(new InvoiceStatusInvalid({ status: "sent", action: "report-failed" }))
       expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
       expect(refusal.invoiceStatus).toBe("sent")
     })
   )
 })
 
-describe("invoiceStatusInvalid", () => {
+describe("InvoiceStatusInvalid", () => {
   it("carries the current status and the attempted action, and names them in its detail", () => {
-    const refusal = invoiceStatusInvalid("written-off", "report-failed")
+    const refusal = new InvoiceStatusInvalid({ status: "written-off", action: "report-failed" })
     expect(refusal).toBeInstanceOf(InvoiceStatusInvalid)
     expect(refusal.invoiceStatus).toBe("written-off")
     expect(refusal.action).toBe("report-failed")
@@ -173,9 +172,9 @@ describe("invoiceStatusInvalid", () => {
   })
 })
 
-describe("proposalStatusInvalid", () => {
+describe("ProposalStatusInvalid", () => {
   it("carries the current status and the attempted action", () => {
-    const refusal = proposalStatusInvalid("cancelled", "reject")
+    const refusal = new ProposalStatusInvalid({ status: "cancelled", action: "reject" })
     expect(refusal.proposalStatus).toBe("cancelled")
     expect(refusal.action).toBe("reject")
     expect(refusal.invoiceNumberMissing).toBe(false)
@@ -183,15 +182,15 @@ describe("proposalStatusInvalid", () => {
   })
 
   it("says when the proposal lacks an invoice number", () => {
-    const refusal = proposalStatusInvalid("proposed", "pass", true)
+    const refusal = new ProposalStatusInvalid({ status: "proposed", action: "pass", invoiceNumberMissing: true })
     expect(refusal.invoiceNumberMissing).toBe(true)
     expect(refusal.detail).toContain("invoice number")
   })
 })
 
-describe("externalReferenceAlreadyUsed", () => {
+describe("ExternalReferenceAlreadyUsed", () => {
   it("carries the reference but does not repeat caller text in its detail", () => {
-    const refusal = externalReferenceAlreadyUsed("<script>x</script>")
+    const refusal = new ExternalReferenceAlreadyUsed({ externalReference: "<script>x</script>" })
     expect(refusal.externalReference).toBe("<script>x</script>")
     expect(refusal.detail).not.toContain("<script>")
   })

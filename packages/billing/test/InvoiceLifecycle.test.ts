@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { httpStatusOf } from "../src/BillingRefusal.js"
 import { INVOICE_STATUSES } from "../src/Invoice.js"
 import * as InvoiceLifecycle from "../src/InvoiceLifecycle.js"
 import { anInvoice, getLeft, getRight, NOW } from "./fixtures.js"
@@ -33,7 +34,7 @@ describe("InvoiceLifecycle.approve (decisions.md 5: created → approved)", () =
       expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
       expect(refusal.invoiceStatus).toBe(status)
       expect(refusal.action).toBe("approve")
-      expect(refusal.status).toBe(400)
+      expect(httpStatusOf(refusal)).toBe(400)
     })
   }
 })
@@ -85,7 +86,7 @@ describe("InvoiceLifecycle.reportFailed (spec 3 and 4.1: approved → failed)", 
     const refusal = getLeft(InvoiceLifecycle.reportFailed(failed, command, NOW))
     expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
     expect(refusal.invoiceStatus).toBe("failed")
-    expect(refusal.status).toBe(400)
+    expect(httpStatusOf(refusal)).toBe(400)
   })
 
   for (const status of INVOICE_STATUSES.filter((status) => status !== "approved")) {
@@ -95,7 +96,7 @@ describe("InvoiceLifecycle.reportFailed (spec 3 and 4.1: approved → failed)", 
       expect(refusal.code).toBe("BILLING_INVOICE_STATUS_INVALID")
       expect(refusal.invoiceStatus).toBe(status)
       expect(refusal.action).toBe("report-failed")
-      expect(refusal.status).toBe(400)
+      expect(httpStatusOf(refusal)).toBe(400)
     })
   }
 })
