@@ -60,6 +60,42 @@ const invoiceRow = (invoice: InvoiceRecord): Insertable<InvoiceTable> => ({
   updatedAt: invoice.updatedAt
 })
 
+/** A line of a new invoice or credit note: the drafted amounts, its charge or the invoice line it credits. */
+export interface NewLine {
+  readonly chargeId?: string | undefined
+  readonly creditedLineId?: string | undefined
+  readonly position: number
+  readonly description: string
+  readonly netMinorUnits: number
+  readonly vatRateBasisPoints: number
+  readonly vatMinorUnits: number
+  readonly grossMinorUnits: number
+}
+
+const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
+  lines.length === 0
+    ? Effect.void
+    : Sql.query((db) =>
+        db
+          .insertInto("documentLines")
+          .values(
+            lines.map((line) => ({
+              id: randomUUID(),
+              proposalId: null,
+              invoiceId,
+              chargeId: line.chargeId ?? null,
+              creditedLineId: line.creditedLineId ?? null,
+              position: line.position,
+              description: line.description,
+              netMinorUnits: line.netMinorUnits,
+              vatRateBasisPoints: line.vatRateBasisPoints,
+              vatMinorUnits: line.vatMinorUnits,
+              grossMinorUnits: line.grossMinorUnits
+            }))
+          )
+          .execute()
+      ).pipe(Effect.asVoid)
+
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
 
@@ -220,47 +256,23 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       }),
 
     /**
-     * Inserts a new invoice or credit note with its lines (an invoice run's document, or a credit note); fails with
-     * {@link ExternalReferenceConflict} as {@link insertFromProposal} does.
+     * Inserts a new invoice or credit note with its lines (an invoice run's document, or a credit note). New
+     * documents carry no externalReference, so no reference can collide.
      */
-    insert: (
-      invoice: InvoiceRecord,
-      lines: ReadonlyArray<{
-        readonly chargeId?: string
-        readonly creditedLineId?: string
-        readonly position: number
-        readonly description: string
-        readonly netMinorUnits: number
-        readonly vatRateBasisPoints: number
-        readonly vatMinorUnits: number
-        readonly grossMinorUnits: number
-      }>
-    ) =>
+    insert: (invoice: InvoiceRecord, lines: ReadonlyArray<NewLine>) =>
       Effect.gen(function* () {
         yield* Sql.query((db) => db.insertInto("invoices").values(invoiceRow(invoice)).execute())
-        if (lines.length > 0) {
-          yield* Sql.query((db) =>
-            db
-              .insertInto("documentLines")
-              .values(
-                lines.map((line) => ({
-                  id: randomUUID(),
-                  proposalId: null,
-                  invoiceId: invoice.id,
-                  chargeId: line.chargeId ?? null,
-                  creditedLineId: line.creditedLineId ?? null,
-                  position: line.position,
-                  description: line.description,
-                  netMinorUnits: line.netMinorUnits,
-                  vatRateBasisPoints: line.vatRateBasisPoints,
-                  vatMinorUnits: line.vatMinorUnits,
-                  grossMinorUnits: line.grossMinorUnits
-                }))
-              )
-              .execute()
-          )
-        }
+        yield* insertLines(invoice.id, lines)
       }),
+
+    /** Inserts lines of an invoice (after the charges they reference). */
+    insertLines,
+
+    /** An invoice of the organization by id, deleted or not (an operator's replayed act reads what it made). */
+    byId: (organizationId: string, id: string) =>
+      Sql.query((db) =>
+        db.selectFrom("invoices").selectAll().where("id", "=", id).where("organizationId", "=", organizationId).executeTakeFirst()
+      ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
 
     /**
      * Writes every field a report or settlement sets (report-sent, payments, reversals, write-offs, approval,
