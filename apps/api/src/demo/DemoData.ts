@@ -9,6 +9,8 @@ import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
+import { BillingOperatorService } from "../billing/BillingOperatorService.js"
+import { BillingService } from "../billing/BillingService.js"
 import { createApplication } from "../identity/Applications.js"
 import {
   DEMO_APPLICATION_NAME,
@@ -17,6 +19,7 @@ import {
   demoPlan,
   SECOND_ORGANIZATION_NAME
 } from "./DemoCatalog.js"
+import { playDemoLife } from "./DemoLife.js"
 
 /** The demo Application of one organization: ids the credentials file and the harness need. */
 export interface DemoTenant {
@@ -222,6 +225,12 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
       }
       const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext, now)
       const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext, now)
+      if (seeded) {
+        yield* playDemoLife(first, now).pipe(
+          Effect.provide(BillingService.Default),
+          Effect.provide(BillingOperatorService.Default)
+        )
+      }
       return { seeded, ...first, second } satisfies DemoSeed
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoData.seedDemoData"))
