@@ -14,12 +14,15 @@ import { runConnectorFlow } from "../src/ConnectorFlow.js"
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
   let database: TestDatabase.TestDatabase
   let product: StartedProduct
+  /** One run of the flow: it consumes demo records (the credit note, the withdrawal), so it runs once. */
+  let steps: ReadonlyArray<{ readonly step: string; readonly outcome: string }>
 
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
     product = await startProduct(
       database.config._tag === "postgres" ? { databaseUrl: database.config.connectionString } : {}
     )
+    steps = await Effect.runPromise(runConnectorFlow(product.credentials, "e2e"))
   }, 300_000)
 
   afterAll(async () => {
@@ -34,7 +37,6 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
   })
 
   it("runs the ERP flow: token, contexts, verification queue, pass, reject, send queue, report-failed", async () => {
-    const steps = await Effect.runPromise(runConnectorFlow(product.credentials, "e2e"))
     const outcome = (prefix: string) => steps.filter((s) => s.step.startsWith(prefix)).map((s) => s.outcome)
     expect(outcome("POST {auth_url}/oauth/token")[0]).toContain("expires in 600 s")
     expect(outcome("GET /v1/operational-contexts")[0]).toMatch(/^7 contexts/)
@@ -43,5 +45,22 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     expect(steps.some((s) => s.step.endsWith("/reject") && s.outcome === "201: proposal rejected")).toBe(true)
     expect(steps.some((s) => s.step.endsWith("/report-failed") && s.outcome.endsWith("failed"))).toBe(true)
     expect(steps.find((s) => s.step.endsWith("(repeated)"))?.outcome).toBe("refused: 400 BILLING_INVOICE_STATUS_INVALID")
+  })
+
+  it("runs the rest of the ERP life: sent, paid (a replay too), reversed, written off, a refund, withdrawals discarded", async () => {
+    const outcomes = (suffix: string) => steps.filter((s) => s.step.endsWith(suffix)).map((s) => s.outcome)
+    expect(outcomes("/report-sent").length).toBeGreaterThanOrEqual(3)
+    expect(outcomes("/report-sent").every((outcome) => outcome.startsWith("201: ") && outcome.includes(" sent, "))).toBe(true)
+    const first = outcomes("/report-payment")[0]
+    const replay = outcomes("/report-payment (replayed)")[0]
+    expect(first).toMatch(/^200: .* → sent, balance/)
+    expect(replay).toBe(first)
+    expect(outcomes("/report-payment (same id, other amount)")[0]).toBe("refused: 409 BILLING_PAYMENT_REPLAY_MISMATCH")
+    expect(steps.some((s) => s.step.includes("/by-external-reference/") && s.outcome.includes("→ paid, balance 0.00"))).toBe(true)
+    expect(outcomes("/report-payment-reversed")[0]).toMatch(/^200: sent, balance/)
+    expect(outcomes("/report-write-off")[0]).toBe(`200: written-off, balance 0.00 ${outcomes("/report-write-off")[0]?.slice(-3)}`)
+    expect(outcomes("/report-payment (refund)")[0]).toMatch(/→ paid, balance 0\.00/)
+    expect(outcomes("/v1/billing/withdrawal-queue")[0]).toMatch(/^1 deleted invoices/)
+    expect(outcomes("/report-discarded")).toStrictEqual(["201: withdrawal discarded"])
   })
 })
