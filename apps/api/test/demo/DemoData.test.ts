@@ -10,9 +10,9 @@ import {
   DEMO_IDS,
   DEMO_ORGANIZATION_NAME,
   SECOND_ORGANIZATION_NAME
-} from "../../src/demo/DemoCatalog.js"
+} from "../../src/demo/DemoIds.js"
 import { type DemoSeed, seedDemoData } from "../../src/demo/DemoData.js"
-import { DEMO_LIFE, lastMonthInvoiceId } from "../../src/demo/DemoLife.js"
+import { DEMO_LIFE, lastMonthInvoiceId } from "../../src/demo/billing/DemoBillingLife.js"
 
 /** Frozen: the 22nd of a month, so "last month" is October 2026 and "this month" November 2026. */
 const NOW = new Date("2026-11-22T10:00:00.000Z")

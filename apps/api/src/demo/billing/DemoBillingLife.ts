@@ -12,9 +12,9 @@ import { luhnCheckDigit } from "@propline/billing/PaymentReference"
 import { addDays } from "@propline/billing/InvoiceRun"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import { Clock, type Duration, Effect, Either } from "effect"
-import { BillingOperatorService } from "../billing/BillingOperatorService.js"
-import { BillingService, type ReportSentBody } from "../billing/BillingService.js"
-import { DEMO_IDS, demoId } from "./DemoCatalog.js"
+import { BillingOperatorService } from "../../billing/BillingOperatorService.js"
+import { BillingService, type ReportSentBody } from "../../billing/BillingService.js"
+import { DEMO_IDS, demoId } from "../DemoIds.js"
 
 /** The invoices of last month's run the demo moves on, by customer key, and what happens to each. */
 export const DEMO_LIFE = {
