@@ -401,6 +401,28 @@ describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind)
     })
   })
 
+  it("documents every operation and its codes in the OpenAPI document", async () => {
+    const document = await call(url("/openapi.json"))
+    expect(document.status).toBe(200)
+    const paths = document.body.paths as Record<string, Record<string, { description?: string }>>
+    for (const path of [
+      "/v1/billing/invoices/{invoiceId}/report-sent",
+      "/v1/billing/invoices/{invoiceId}/report-payment",
+      "/v1/billing/invoices/{invoiceId}/report-payment-reversed",
+      "/v1/billing/invoices/{invoiceId}/report-write-off",
+      "/v1/billing/invoices/by-external-reference/{externalReference}/report-payment",
+      "/v1/billing/invoices/by-external-reference/{externalReference}/report-payment-reversed",
+      "/v1/billing/withdrawal-queue",
+      "/v1/billing/invoice-withdrawals/{invoiceId}/report-discarded"
+    ]) {
+      expect(Object.keys(paths)).toContain(path)
+    }
+    const payment = paths["/v1/billing/invoices/{invoiceId}/report-payment"]?.["post"]?.description ?? ""
+    for (const code of ["BILLING_PAYMENT_REPLAY_MISMATCH", "BILLING_PAYMENT_REVERSED", "BILLING_PAYMENT_AMOUNT_INVALID", "BILLING_INVOICE_STATUS_INVALID"]) {
+      expect(payment).toContain(code)
+    }
+  })
+
   describe("withdrawals: GET /v1/billing/withdrawal-queue and report-discarded", () => {
     it("lists an approved invoice the operator deleted, until it is reported discarded", async () => {
       const invoiceId = await app.run(Fixtures.approvedInvoice(org, { externalReference: `DEL-${kind}` }))
