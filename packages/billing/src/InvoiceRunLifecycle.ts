@@ -231,6 +231,21 @@ export interface DocumentFields {
   readonly invoiceNumber: number
 }
 
+/** The material an invoice and a proposal both take from a draft (spec 2.1, 2.2). */
+const draftMaterial = (document: DraftInvoice) => ({
+  contractId: document.contractId,
+  recipientAgentName: document.recipientAgentName,
+  documentKind: document.documentKind,
+  billingStream: document.billingStream,
+  requestedInvoiceDate: document.requestedInvoiceDate,
+  requestedDueDate: document.requestedDueDate,
+  paymentTermsDays: document.paymentTermsDays,
+  currency: document.currency,
+  totalNetMinorUnits: document.totals.net,
+  totalVatMinorUnits: document.totals.vat,
+  totalGrossMinorUnits: document.totals.gross
+})
+
 /**
  * A drafted document as an invoice: status `created`, the draft's contract, recipient name, stream, currency,
  * requested dates, payment terms and totals; `createdAt` = `updatedAt` = `now`. Event `billing.invoice.created`.
@@ -242,23 +257,7 @@ export const documentFromDraft = (
   fields: DocumentFields,
   now: Date
 ): { readonly invoice: InvoiceRecord; readonly events: ReadonlyArray<BillingEvent> } => {
-  const invoice: InvoiceRecord = {
-    ...fields,
-    contractId: document.contractId,
-    recipientAgentName: document.recipientAgentName,
-    documentKind: document.documentKind,
-    billingStream: document.billingStream,
-    requestedInvoiceDate: document.requestedInvoiceDate,
-    requestedDueDate: document.requestedDueDate,
-    paymentTermsDays: document.paymentTermsDays,
-    status: "created",
-    currency: document.currency,
-    totalNetMinorUnits: document.totals.net,
-    totalVatMinorUnits: document.totals.vat,
-    totalGrossMinorUnits: document.totals.gross,
-    createdAt: now,
-    updatedAt: now
-  }
+  const invoice: InvoiceRecord = { ...fields, ...draftMaterial(document), status: "created", createdAt: now, updatedAt: now }
   return { invoice, events: [invoiceEvent("billing.invoice.created", invoice, now)] }
 }
 
@@ -275,18 +274,8 @@ export const proposalFromDraft = (
 ): { readonly proposal: InvoiceProposalRecord; readonly events: ReadonlyArray<BillingEvent> } => {
   const proposal: InvoiceProposalRecord = {
     ...fields,
-    contractId: document.contractId,
-    recipientAgentName: document.recipientAgentName,
-    documentKind: document.documentKind,
-    billingStream: document.billingStream,
-    requestedInvoiceDate: document.requestedInvoiceDate,
-    requestedDueDate: document.requestedDueDate,
-    paymentTermsDays: document.paymentTermsDays,
+    ...draftMaterial(document),
     status: "proposed",
-    currency: document.currency,
-    totalNetMinorUnits: document.totals.net,
-    totalVatMinorUnits: document.totals.vat,
-    totalGrossMinorUnits: document.totals.gross,
     createdAt: now,
     updatedAt: now
   }

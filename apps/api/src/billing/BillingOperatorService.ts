@@ -94,7 +94,7 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
             if (verification) {
               const { events: created, proposal } = InvoiceRunLifecycle.proposalFromDraft(draft, fields, at)
               const chargeIds = yield* runs.insertCharges(run.organizationId, draft.contractId, contract.lineIds, draft.lines, draft, null, at)
-              yield* runs.insertProposal(
+              yield* proposals.insert(
                 proposal,
                 draft.lines.map((line, position) => ({ ...line, chargeId: chargeIds[position] ?? "" }))
               )
@@ -140,7 +140,7 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
         cancelProposal: (organizationId: string, actor: Audit.Actor, proposalId: string) =>
           Sql.transaction(
             Effect.gen(function* () {
-              const proposal = yield* runs.lockProposal(organizationId, proposalId)
+              const proposal = yield* proposals.lockForOperator(organizationId, proposalId)
               if (proposal === undefined) return yield* new RecordNotFound({ kind: "invoice proposal" })
               const at = yield* Sql.now
               const transition = yield* ProposalVerification.cancel(proposal, at)

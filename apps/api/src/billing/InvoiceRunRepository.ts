@@ -1,8 +1,7 @@
 /**
- * SQL of the operator's billing side: invoice runs, the contract material they bill, the charges and proposals
- * they make, the organization's invoice numbers and VAT country, and credit acts.
+ * SQL of the operator's billing side: invoice runs, the contract material they bill, the charges they make,
+ * the organization's invoice numbers and VAT country, and credit acts.
  */
-import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { ContractMaterial, DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceRunRecord } from "@propline/billing/InvoiceRunLifecycle"
 import type { CreditRequest } from "@propline/billing/Crediting"
@@ -195,87 +194,6 @@ export class InvoiceRunRepository extends Effect.Service<InvoiceRunRepository>()
           yield* Sql.query((db) => db.insertInto("charges").values(rows).execute())
           return rows.map((row) => row.id)
         }),
-
-      /** Inserts a proposal an invoice run made, with its lines. */
-      insertProposal: (
-        proposal: InvoiceProposalRecord,
-        lines: ReadonlyArray<DraftLine & { readonly chargeId: string }>
-      ) =>
-        Effect.gen(function* () {
-          yield* Sql.query((db) =>
-            db
-              .insertInto("invoiceProposals")
-              .values({
-                id: proposal.id,
-                organizationId: proposal.organizationId,
-                invoiceRunId: proposal.invoiceRunId,
-                invoiceNumber: nullable(proposal.invoiceNumber),
-                operationalContextId: proposal.operationalContextId,
-                contractId: proposal.contractId,
-                recipientAgentId: proposal.recipientAgentId,
-                recipientAgentName: proposal.recipientAgentName,
-                billingAccountId: proposal.billingAccountId,
-                documentKind: proposal.documentKind,
-                creditedInvoiceId: nullable(proposal.creditedInvoiceId),
-                billingStream: proposal.billingStream,
-                requestedInvoiceDate: proposal.requestedInvoiceDate,
-                requestedDueDate: nullable(proposal.requestedDueDate),
-                paymentTermsDays: nullable(proposal.paymentTermsDays),
-                status: proposal.status,
-                currency: proposal.currency,
-                totalNetMinorUnits: proposal.totalNetMinorUnits,
-                totalVatMinorUnits: proposal.totalVatMinorUnits,
-                totalGrossMinorUnits: proposal.totalGrossMinorUnits,
-                externalReference: null,
-                rejectionReason: null,
-                passedAt: null,
-                rejectedAt: null,
-                cancelledAt: null,
-                invoiceId: null,
-                createdAt: proposal.createdAt,
-                updatedAt: proposal.updatedAt
-              })
-              .execute()
-          )
-          yield* Sql.query((db) =>
-            db
-              .insertInto("documentLines")
-              .values(
-                lines.map((line) => ({
-                  id: randomUUID(),
-                  proposalId: proposal.id,
-                  invoiceId: null,
-                  chargeId: line.chargeId,
-                  creditedLineId: null,
-                  position: line.position,
-                  description: line.description,
-                  netMinorUnits: line.netMinorUnits,
-                  vatRateBasisPoints: line.vatRateBasisPoints,
-                  vatMinorUnits: line.vatMinorUnits,
-                  grossMinorUnits: line.grossMinorUnits
-                }))
-              )
-              .execute()
-          )
-        }),
-
-      /** A proposal of the organization, locked, whatever its context (an operator's action). */
-      lockProposal: (organizationId: string, proposalId: string) =>
-        Sql.query((db) =>
-          db
-            .selectFrom("invoiceProposals")
-            .selectAll()
-            .where("id", "=", proposalId)
-            .where("organizationId", "=", organizationId)
-            .forUpdate()
-            .executeTakeFirst()
-        ).pipe(
-          Effect.map((row) => {
-            if (row === undefined) return undefined
-            const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
-            return fields as InvoiceProposalRecord
-          })
-        ),
 
       /** The credit act of the organization with this id, locked, with the credit note it made. */
       lockCreditAct: (organizationId: string, creditActId: string) =>
