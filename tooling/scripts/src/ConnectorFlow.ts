@@ -170,7 +170,13 @@ export const runConnectorFlow = (credentials: DemoCredentials, reference: string
         const outcome =
           "invoiceId" in target
             ? yield* client.billing.reportPayment({ path: target, payload }).pipe(Effect.either)
-            : yield* client.billing.reportPaymentByExternalReference({ path: target, payload }).pipe(Effect.either)
+            : yield* client.billing
+                .reportPaymentByExternalReference({
+                  // the client puts path parameters into the URL as given: encode the ERP's own id
+                  path: { externalReference: encodeURIComponent(target.externalReference) },
+                  payload
+                })
+                .pipe(Effect.either)
         const path =
           "invoiceId" in target
             ? `/v1/billing/invoices/${target.invoiceId}/report-payment`

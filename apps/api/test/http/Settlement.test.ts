@@ -183,6 +183,15 @@ describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind)
       expect(typeof answer.body.paidAt).toBe("string")
     })
 
+    it("finds the invoice by an external reference holding reserved characters, percent-encoded in the path", async () => {
+      const externalReference = `ERP/${kind} ü?#%`
+      const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+      expect((await reportSent(invoiceId, { ...sentBody, externalReference })).status).toBe(201)
+      const answer = await payByReference(externalReference, payment("BANK-1", 100))
+      expect(answer.status).toBe(200)
+      expect(answer.body).toMatchObject({ id: invoiceId, externalReference, balanceMinorUnits: 1_249_900 })
+    })
+
     it("accepts an overpayment on a paid invoice: the balance goes below zero", async () => {
       const { invoiceId } = await sentInvoice()
       await pay(invoiceId, payment("BANK-1", 1_250_000))
