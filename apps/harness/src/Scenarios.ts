@@ -13,6 +13,7 @@
  */
 import type { Scenario } from "./Harness.js"
 import { commonScenarios } from "./scenarios/common.js"
+import { bookingScenarios } from "./scenarios/booking.js"
 import { erpScenarios } from "./scenarios/erp.js"
 import { erpSettlementScenarios } from "./scenarios/erpSettlement.js"
 import { identityScenarios } from "./scenarios/identity.js"
@@ -22,5 +23,6 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...identityScenarios,
   ...commonScenarios,
   ...erpScenarios,
-  ...erpSettlementScenarios
+  ...erpSettlementScenarios,
+  ...bookingScenarios
 ]

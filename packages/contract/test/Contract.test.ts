@@ -35,6 +35,11 @@ describe("openApiDocument", () => {
       "GET /v1/billing/send-queue",
       "GET /v1/billing/verification-queue",
       "GET /v1/billing/withdrawal-queue",
+      "GET /v1/booking/booking-requests/{bookingId}",
+      "GET /v1/booking/resources",
+      "GET /v1/booking/resources/{resourceId}",
+      "GET /v1/booking/resources/{resourceId}/add-on-products",
+      "GET /v1/booking/resources/{resourceId}/availability",
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
@@ -45,7 +50,10 @@ describe("openApiDocument", () => {
       "POST /v1/billing/invoices/{invoiceId}/report-payment",
       "POST /v1/billing/invoices/{invoiceId}/report-payment-reversed",
       "POST /v1/billing/invoices/{invoiceId}/report-sent",
-      "POST /v1/billing/invoices/{invoiceId}/report-write-off"
+      "POST /v1/billing/invoices/{invoiceId}/report-write-off",
+      "POST /v1/booking/booking-requests",
+      "POST /v1/booking/booking-requests/preview",
+      "POST /v1/booking/company-lookups"
     ])
     for (const { operation } of operations) {
       expect(operation.security).toEqual([{ bearer: [] }])
@@ -55,6 +63,8 @@ describe("openApiDocument", () => {
     }
     expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["409"]).toBeDefined()
     expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["201"]).toBeDefined()
+    expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["409"]).toBeDefined()
+    expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["201"]).toBeDefined()
   })
 
   it("leaves out the platform's generic decode error", () => {

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runBookingWebsiteFlow } from "../src/BookingWebsiteFlow.js"
 import { runConnectorFlow } from "../src/ConnectorFlow.js"
 
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
@@ -62,5 +63,17 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     expect(outcomes("/report-payment (refund)")[0]).toMatch(/→ paid, balance 0\.00/)
     expect(outcomes("/v1/billing/withdrawal-queue")[0]).toMatch(/^1 deleted invoices/)
     expect(outcomes("/report-discarded")).toStrictEqual(["201: withdrawal discarded"])
+  })
+
+  it("runs the booking website: resources, add-ons, availability, company lookup, priced preview, one booking for one requestId", async () => {
+    const websiteSteps = await Effect.runPromise(runBookingWebsiteFlow(product.credentials, "website-e2e"))
+    const outcome = (prefix: string) => websiteSteps.find((s) => s.step.startsWith(prefix))?.outcome ?? ""
+    expect(outcome("GET /v1/booking/resources")).toMatch(/^7 resources/)
+    expect(outcome("POST /v1/booking/company-lookups")).toMatch(/^556036-0793/)
+    expect(outcome("POST /v1/booking/booking-requests/preview")).toContain("VAT 12 %")
+    expect(outcome("POST /v1/booking/booking-requests/preview")).toMatch(/Total .* SEK/)
+    const exactly = (step: string) => websiteSteps.find((s) => s.step === step)?.outcome ?? ""
+    expect(exactly("POST /v1/booking/booking-requests")).toMatch(/^pending, held until/)
+    expect(exactly("POST /v1/booking/booking-requests (same requestId)")).toBe("the same booking request")
   })
 })
