@@ -44,8 +44,17 @@ export interface LoadTarget {
   readonly method: "GET" | "POST"
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string
-  /** Called for each request to vary its headers (e.g. rotate clients); must be cheap. */
-  readonly nextHeaders?: () => Readonly<Record<string, string>>
+  /**
+   * Called for each request to vary it (rotate clients, take the next proposal); must be cheap. `path` replaces the
+   * URL's path and query, `headers` are merged over {@link headers}, `body` replaces {@link body}.
+   */
+  readonly nextRequest?: () => RequestVariation
+}
+
+export interface RequestVariation {
+  readonly path?: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
 }
 
 const run = (target: LoadTarget, settings: LoadSettings, durationSeconds: number, title: string) =>
@@ -53,13 +62,18 @@ const run = (target: LoadTarget, settings: LoadSettings, durationSeconds: number
     const request: autocannon.Request = {
       method: target.method,
       ...(target.body === undefined ? {} : { body: target.body }),
-      ...(target.nextHeaders === undefined
+      ...(target.nextRequest === undefined
         ? {}
         : {
-            setupRequest: (req: autocannon.Request) => ({
-              ...req,
-              headers: { ...req.headers, ...target.nextHeaders?.() }
-            })
+            setupRequest: (req: autocannon.Request) => {
+              const next = target.nextRequest?.() ?? {}
+              return {
+                ...req,
+                ...(next.path === undefined ? {} : { path: next.path }),
+                ...(next.body === undefined ? {} : { body: next.body }),
+                headers: { ...req.headers, ...next.headers }
+              }
+            }
           })
     }
     const instance = autocannon(
