@@ -66,7 +66,7 @@ import {
   type RunningChild
 } from "./internal/ChildProcesses.js"
 import { measure, type LoadSettings, type LoadTarget, type Measurement } from "./internal/LoadRun.js"
-import { sampledWhile, type MemoryFigures } from "./internal/ProcessMemory.js"
+import { sampledWhile, type UsageFigures } from "./internal/ProcessUsage.js"
 import { writeReadmeSection } from "./internal/ReadmeSection.js"
 import {
   jsonDocument,
@@ -564,7 +564,7 @@ const program = Effect.gen(function* () {
     })
   }
 
-  type Rounds = { ours: Array<Measurement>; baseline: Array<Measurement>; oursMemory: Array<MemoryFigures>; baselineMemory: Array<MemoryFigures> }
+  type Rounds = { ours: Array<Measurement>; baseline: Array<Measurement>; oursMemory: Array<UsageFigures>; baselineMemory: Array<UsageFigures> }
   const results = new Map<Target, Rounds>(
     plans.map((plan) => [plan.target, { ours: [], baseline: [], oursMemory: [], baselineMemory: [] }])
   )
@@ -573,7 +573,7 @@ const program = Effect.gen(function* () {
       yield* ensureRunning(api, baseline)
       const [result, memory] = yield* sampledWhile(child.process.pid, measure(name, target, settings))
       yield* progress(
-        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
+        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
       )
       return [result, memory] as const
     })
@@ -584,14 +584,14 @@ const program = Effect.gen(function* () {
       const sides = [
         {
           run: Effect.flatMap(plan.ours, (target) => measureSide(`${plan.target}: API (round ${round})`, api, target)),
-          keep: ([m, memory]: readonly [Measurement, MemoryFigures]) => {
+          keep: ([m, memory]: readonly [Measurement, UsageFigures]) => {
             rounds.ours.push(m)
             rounds.oursMemory.push(memory)
           }
         },
         {
           run: measureSide(`${plan.target}: baseline (round ${round})`, baseline, plan.baseline),
-          keep: ([m, memory]: readonly [Measurement, MemoryFigures]) => {
+          keep: ([m, memory]: readonly [Measurement, UsageFigures]) => {
             rounds.baseline.push(m)
             rounds.baselineMemory.push(memory)
           }

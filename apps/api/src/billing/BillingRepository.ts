@@ -9,9 +9,9 @@ import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import * as Db from "@propline/db/Db"
 import type { InvoiceProposalTable, InvoiceTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type ExpressionBuilder, type Selectable, sql } from "kysely"
+import { type Selectable, sql } from "kysely"
 import { randomUUID } from "node:crypto"
-import type { Position } from "../http/Cursor.js"
+import { keysetAfter, type Position } from "../http/Cursor.js"
 
 type Row<T> = { readonly [K in keyof Selectable<T>]: Selectable<T>[K] }
 
@@ -52,18 +52,86 @@ export const unsentInvoiceColumns = {
   failureReason: null
 } as const
 
-/** Rows after `after` in (`column`, id) order: the keyset condition of a cursor page (decisions 4). */
-const keysetAfter =
-  (column: "createdAt" | "approvedAt", after: Position | undefined) =>
-  <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>) =>
-    after === undefined
-      ? eb.and([])
-      : eb.or([
-          eb(sql.ref(column), ">", after.at),
-          eb.and([eb(sql.ref(column), "=", after.at), eb(sql.ref("id"), ">", after.id)])
-        ])
+/** An invoice as the queues read it: every column, null where the record has no value. */
+export type InvoiceRow = Row<InvoiceTable>
 
-/** Proposals `proposed` in the visible contexts, oldest first; `limit + 1` rows. */
+/** A proposal as the queues read it: every column but the created invoice's id, null where there is no value. */
+export type ProposalRow = Omit<Row<InvoiceProposalTable>, "invoiceId">
+
+const invoiceColumns = Db.selectColumns<InvoiceRow>({
+  id: true,
+  organizationId: true,
+  invoiceRunId: true,
+  operationalContextId: true,
+  contractId: true,
+  recipientAgentId: true,
+  recipientAgentName: true,
+  billingAccountId: true,
+  documentKind: true,
+  creditedInvoiceId: true,
+  billingStream: true,
+  requestedInvoiceDate: true,
+  requestedDueDate: true,
+  paymentTermsDays: true,
+  invoiceNumber: true,
+  status: true,
+  currency: true,
+  totalNetMinorUnits: true,
+  totalVatMinorUnits: true,
+  totalGrossMinorUnits: true,
+  externalReference: true,
+  issuedInvoiceNumber: true,
+  issuedInvoiceDate: true,
+  dueDate: true,
+  issuedTotalGrossMinorUnits: true,
+  paymentReference: true,
+  paymentReferenceType: true,
+  documentUrl: true,
+  balanceMinorUnits: true,
+  approvedAt: true,
+  sentAt: true,
+  paidAt: true,
+  writtenOffAt: true,
+  failedAt: true,
+  failureReason: true,
+  createdAt: true,
+  updatedAt: true
+})
+
+const proposalColumns = Db.selectColumns<ProposalRow>({
+  id: true,
+  organizationId: true,
+  invoiceRunId: true,
+  invoiceNumber: true,
+  operationalContextId: true,
+  contractId: true,
+  recipientAgentId: true,
+  recipientAgentName: true,
+  billingAccountId: true,
+  documentKind: true,
+  creditedInvoiceId: true,
+  billingStream: true,
+  requestedInvoiceDate: true,
+  requestedDueDate: true,
+  paymentTermsDays: true,
+  status: true,
+  currency: true,
+  totalNetMinorUnits: true,
+  totalVatMinorUnits: true,
+  totalGrossMinorUnits: true,
+  externalReference: true,
+  rejectionReason: true,
+  passedAt: true,
+  rejectedAt: true,
+  cancelledAt: true,
+  createdAt: true,
+  updatedAt: true
+})
+
+/**
+ * Proposals `proposed` in the visible contexts, oldest first; `limit + 1` rows. One plain statement (no row
+ * mapping): the queue is a hot path.
+ */
 export const verificationQueue = (
   organizationId: string,
   contextIds: ReadonlyArray<string>,
@@ -71,22 +139,20 @@ export const verificationQueue = (
   limit: number
 ) =>
   contextIds.length === 0
-    ? Effect.succeed<ReadonlyArray<InvoiceProposalRecord>>([])
-    : Db.query((db) =>
-        db
-          .selectFrom("invoiceProposals")
-          .selectAll()
-          .where("organizationId", "=", organizationId)
-          .where("status", "=", "proposed")
-          .where("operationalContextId", "in", contextIds)
-          .where(keysetAfter("createdAt", after))
-          .orderBy("createdAt")
-          .orderBy("id")
-          .limit(limit + 1)
-          .execute()
-      ).pipe(Effect.map((rows) => rows.map(toProposal)), Effect.orDie)
+    ? Effect.succeed<ReadonlyArray<ProposalRow>>([])
+    : Db.queryPlain(
+        sql<ProposalRow>`
+          select ${proposalColumns} from invoice_proposals
+          where organization_id = ${organizationId} and status = 'proposed'
+            and operational_context_id in (${sql.join(contextIds)}) and ${keysetAfter("created_at", after)}
+          order by created_at, id
+          limit ${limit + 1}`
+      ).pipe(Effect.orDie)
 
-/** Invoices `approved` in the visible contexts, oldest approval first; `limit + 1` rows. */
+/**
+ * Invoices `approved` in the visible contexts, oldest approval first; `limit + 1` rows. One plain statement (no
+ * row mapping): the queue is a hot path.
+ */
 export const sendQueue = (
   organizationId: string,
   contextIds: ReadonlyArray<string>,
@@ -94,20 +160,15 @@ export const sendQueue = (
   limit: number
 ) =>
   contextIds.length === 0
-    ? Effect.succeed<ReadonlyArray<InvoiceRecord>>([])
-    : Db.query((db) =>
-        db
-          .selectFrom("invoices")
-          .selectAll()
-          .where("organizationId", "=", organizationId)
-          .where("status", "=", "approved")
-          .where("operationalContextId", "in", contextIds)
-          .where(keysetAfter("approvedAt", after))
-          .orderBy("approvedAt")
-          .orderBy("id")
-          .limit(limit + 1)
-          .execute()
-      ).pipe(Effect.map((rows) => rows.map(toInvoice)), Effect.orDie)
+    ? Effect.succeed<ReadonlyArray<InvoiceRow>>([])
+    : Db.queryPlain(
+        sql<InvoiceRow>`
+          select ${invoiceColumns} from invoices
+          where organization_id = ${organizationId} and status = 'approved'
+            and operational_context_id in (${sql.join(contextIds)}) and ${keysetAfter("approved_at", after)}
+          order by approved_at, id
+          limit ${limit + 1}`
+      ).pipe(Effect.orDie)
 
 /**
  * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so

@@ -4,8 +4,9 @@
  */
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
-import { sql } from "kysely"
-import type { Position } from "../http/Cursor.js"
+import type { OperationalContextTable } from "@propline/db/Database"
+import { type Selectable, sql } from "kysely"
+import { keysetAfter, type Position } from "../http/Cursor.js"
 
 /**
  * Ids of the contexts visible to a grant: the granted ones of the organization and their subtrees. A grant of a
@@ -37,22 +38,30 @@ export const visibleContextIds = (organizationId: string, grantedIds: ReadonlyAr
         Effect.orDie
       )
 
+/** An operational context row, as the contexts list reads it. */
+export type ContextRow = Selectable<OperationalContextTable>
+
+const contextColumns = Db.selectColumns<ContextRow>({
+  id: true,
+  organizationId: true,
+  parentId: true,
+  kind: true,
+  name: true,
+  createdAt: true,
+  updatedAt: true
+})
+
 /** A page of contexts among `ids`, by creation time then id, after `after`. Fetches `limit + 1` rows. */
 export const listContexts = (ids: ReadonlyArray<string>, after: Position | undefined, limit: number) =>
   ids.length === 0
-    ? Effect.succeed([])
-    : Db.query((db) => {
-        let query = db.selectFrom("operationalContexts").selectAll().where("id", "in", ids)
-        if (after !== undefined) {
-          query = query.where((eb) =>
-            eb.or([
-              eb("createdAt", ">", after.at),
-              eb.and([eb("createdAt", "=", after.at), eb("id", ">", after.id)])
-            ])
-          )
-        }
-        return query.orderBy("createdAt").orderBy("id").limit(limit + 1).execute()
-      }).pipe(Effect.orDie)
+    ? Effect.succeed<ReadonlyArray<ContextRow>>([])
+    : Db.queryPlain(
+        sql<ContextRow>`
+          select ${contextColumns} from operational_contexts
+          where id in (${sql.join(ids)}) and ${keysetAfter("created_at", after)}
+          order by created_at, id
+          limit ${limit + 1}`
+      ).pipe(Effect.orDie)
 
 /**
  * The organization's billing integration (decisions 5, 8: configured once its connector reported it `ready`; one
@@ -68,35 +77,27 @@ export interface BillingScope {
  * operation needs both before it touches a record.
  */
 export const billingScope = (organizationId: string, grantedIds: ReadonlyArray<string>) =>
-  Db.query((db) =>
-    db
-      .withRecursive("visible(id)", (qb) =>
-        qb
-          .selectFrom("operationalContexts")
-          .select("id")
-          .where("organizationId", "=", organizationId)
-          .where("id", "in", grantedIds.length === 0 ? [sql<string>`null`] : grantedIds)
-          .union((qb) =>
-            qb.selectFrom("operationalContexts as child").innerJoin("visible", "visible.id", "child.parentId").select("child.id")
-          )
+  Db.queryPlain(
+    sql<{ readonly declaredGates: ReadonlyArray<string> | null; readonly contextIds: ReadonlyArray<string> }>`
+      with recursive visible(id) as (
+        select id from operational_contexts
+        where organization_id = ${organizationId}
+          and id in (${grantedIds.length === 0 ? sql`null` : sql.join(grantedIds)})
+        union
+        select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
       )
-      .selectNoFrom((eb) => [
-        eb
-          .selectFrom("billingIntegrations")
-          .select("declaredGates")
-          .where("organizationId", "=", organizationId)
-          // Configured means the connector reported the configuration ready (decisions 8).
-          .where("status", "=", "ready")
-          .as("declaredGates"),
-        sql<ReadonlyArray<string>>`array(select id from visible)`.as("contextIds")
-      ])
-      .executeTakeFirstOrThrow()
+      select
+        -- Configured means the connector reported the configuration ready (decisions 8).
+        (select declared_gates from billing_integrations where organization_id = ${organizationId} and status = 'ready')
+          as "declaredGates",
+        array(select id from visible) as "contextIds"`
   ).pipe(
-    Effect.map(
-      (row): BillingScope => ({
-        integration: { configured: row.declaredGates !== null, declaredGates: row.declaredGates ?? [] },
-        contextIds: row.contextIds
-      })
-    ),
+    Effect.map((rows): BillingScope => {
+      const row = rows[0]
+      return {
+        integration: { configured: row?.declaredGates != null, declaredGates: row?.declaredGates ?? [] },
+        contextIds: row?.contextIds ?? []
+      }
+    }),
     Effect.orDie
   )

@@ -6,6 +6,7 @@
 import { problem } from "@propline/contract/Problem"
 import type { BadRequest } from "@propline/contract/Problem"
 import { Effect, Either, Schema } from "effect"
+import { sql } from "kysely"
 
 /** Exactly what `Date.prototype.toISOString` writes for years 1970 to 9999: anything else was not ours. */
 const Instant = Schema.String.pipe(
@@ -21,6 +22,14 @@ export interface Position {
   readonly at: Date
   readonly id: string
 }
+
+/**
+ * The keyset condition of a cursor page (decisions 4): rows after `after` in (`column`, id) order, as one row-value
+ * comparison, which PostgreSQL uses as an index condition (`(approved_at, id) > ($1, $2)` on an index ending in
+ * those two columns), so a page deep in a long queue costs what the first page costs. Always true without a cursor.
+ */
+export const keysetAfter = (column: "created_at" | "approved_at", after: Position | undefined) =>
+  after === undefined ? sql<boolean>`true` : sql<boolean>`(${sql.ref(column)}, id) > (${after.at}, ${after.id})`
 
 /** Encodes the position after `item` for the list `kind`. */
 export const encode = (kind: string, position: Position): string =>

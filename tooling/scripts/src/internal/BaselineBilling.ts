@@ -50,22 +50,25 @@ export const billingBaseline = (
 ): BillingBaseline => {
   const scopeSql = `
     with recursive visible(id) as (
-      select id from operational_contexts where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
+      select id from operational_contexts
+      where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
       union
       select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
     )
-    select (select declared_gates from billing_integrations where organization_id = $1 and status = 'ready') as declared_gates,
-           array(select id from visible) as context_ids`
+    select
+      (select declared_gates from billing_integrations where organization_id = $${grantedContextIds.length + 2} and status = 'ready')
+        as declared_gates,
+      array(select id from visible) as context_ids`
 
   const scope = async (db: Queryable): Promise<Scope | undefined> =>
-    (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds])).rows[0]
+    (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
 
   const sendQueueSql = (contextCount: number, keyset: boolean): string => `
     select * from invoices
     where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
-    ${keyset ? `and (approved_at > $${contextCount + 2} or (approved_at = $${contextCount + 3} and id > $${contextCount + 4}))` : ""}
+    and ${keyset ? `(approved_at, id) > ($${contextCount + 2}, $${contextCount + 3})` : "true"}
     order by approved_at, id
-    limit $${contextCount + (keyset ? 5 : 2)}`
+    limit $${contextCount + (keyset ? 4 : 2)}`
 
   const sendQueue: BillingBaseline["sendQueue"] = async (url, response) => {
     const limitParam = url.searchParams.get("limit")
@@ -79,7 +82,7 @@ export const billingBaseline = (
     const found = await scope(pool)
     if (found === undefined || found.declared_gates === null) return json(response, 400, { error: "integration" })
     const contextIds = found.context_ids
-    const keyset = after === undefined ? [] : [new Date(after.t), new Date(after.t), after.i]
+    const keyset = after === undefined ? [] : [new Date(after.t), after.i]
     const rows =
       contextIds.length === 0
         ? []

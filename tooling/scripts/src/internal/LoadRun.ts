@@ -23,6 +23,8 @@ export interface Measurement {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly totalRequests: number
+  /** Requests answered during the warm-up (not in the figures). */
+  readonly warmupRequests: number
   readonly non2xx: number
   /** Non-2xx answers and connection errors during the warm-up: not in the figures, but a failure all the same. */
   readonly warmupFailures: number
@@ -141,6 +143,7 @@ export const measure = (name: string, target: LoadTarget, settings: LoadSettings
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       totalRequests: result.requests.total,
+      warmupRequests: warmup?.requests.total ?? 0,
       non2xx: result.non2xx,
       warmupFailures: (warmup?.non2xx ?? 0) + (warmup?.errors ?? 0),
       errors: result.errors,

@@ -5,7 +5,7 @@
  * the rounds, latencies the median of the rounds' percentiles. Ratios are ours / baseline from the same run.
  */
 import type { LoadSettings, Measurement } from "./LoadRun.js"
-import type { MemoryFigures } from "./ProcessMemory.js"
+import type { UsageFigures } from "./ProcessUsage.js"
 
 /** A threshold of the issue: ours / baseline req/s at least `atLeast`. */
 export interface Requirement {
@@ -21,9 +21,9 @@ export interface Comparison {
   readonly ours: ReadonlyArray<Measurement>
   readonly baseline: ReadonlyArray<Measurement>
   /** RSS of the product process during each of its rounds. */
-  readonly oursMemory: ReadonlyArray<MemoryFigures>
+  readonly oursMemory: ReadonlyArray<UsageFigures>
   /** RSS of the baseline process during each of its rounds. */
-  readonly baselineMemory: ReadonlyArray<MemoryFigures>
+  readonly baselineMemory: ReadonlyArray<UsageFigures>
 }
 
 export interface RunInfo {
@@ -60,22 +60,33 @@ export interface Summary {
   readonly non2xx: number
   readonly errors: number
   readonly peakRssMiB: number | undefined
+  /** CPU time of the server process per request answered (warm-up included), in ms. */
+  readonly cpuMsPerRequest: number | undefined
 }
 
-const peak = (memory: ReadonlyArray<MemoryFigures>): number | undefined => {
+const peak = (memory: ReadonlyArray<UsageFigures>): number | undefined => {
   const peaks = memory.flatMap((m) => (m.peakMiB === undefined ? [] : [m.peakMiB]))
   return peaks.length === 0 ? undefined : Math.max(...peaks)
 }
 
-export const summarize = (rounds: ReadonlyArray<Measurement>, memory: ReadonlyArray<MemoryFigures>): Summary => ({
+export const summarize = (rounds: ReadonlyArray<Measurement>, memory: ReadonlyArray<UsageFigures>): Summary => ({
   requestsPerSecond: mean(rounds.map((m) => m.requestsPerSecond)),
   p50Ms: median(rounds.map((m) => m.p50Ms)),
   p99Ms: median(rounds.map((m) => m.p99Ms)),
   totalRequests: rounds.reduce((sum, m) => sum + m.totalRequests, 0),
   non2xx: rounds.reduce((sum, m) => sum + m.non2xx, 0),
   errors: rounds.reduce((sum, m) => sum + m.errors, 0),
-  peakRssMiB: peak(memory)
+  peakRssMiB: peak(memory),
+  cpuMsPerRequest: cpuPerRequest(rounds, memory)
 })
+
+const cpuPerRequest = (rounds: ReadonlyArray<Measurement>, usage: ReadonlyArray<UsageFigures>): number | undefined => {
+  if (usage.length === 0 || usage.some((u) => u.cpuMs === undefined)) return undefined
+  const requests = rounds.reduce((sum, m) => sum + m.totalRequests + m.warmupRequests, 0)
+  return requests > 0 ? usage.reduce((sum, u) => sum + (u.cpuMs ?? 0), 0) / requests : undefined
+}
+
+const cpuCell = (value: number | undefined): string => (value === undefined ? "n/a" : fixed(value, 2))
 
 const fixed = (value: number, digits: number): string => (Number.isFinite(value) ? value.toFixed(digits) : "n/a")
 
@@ -148,10 +159,11 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
       "ours / baseline",
       "ours p50 / p99 (ms)",
       "baseline p50 / p99 (ms)",
+      "CPU ms per request, ours / baseline",
       "must hold",
       "met"
     ]),
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
   ]
   for (const c of comparisons) {
     const ours = summarize(c.ours, c.oursMemory)
@@ -165,6 +177,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         `${fixed(ratio, 2)}x`,
         `${millis(ours.p50Ms)} / ${millis(ours.p99Ms)}`,
         `${millis(base.p50Ms)} / ${millis(base.p99Ms)}`,
+        `${cpuCell(ours.cpuMsPerRequest)} / ${cpuCell(base.cpuMsPerRequest)}`,
         c.requirement === undefined ? "" : `>= ${fixed(c.requirement.atLeast, 1)}x`,
         verdict(c.requirement === undefined ? undefined : ratio >= c.requirement.atLeast)
       ])
@@ -178,6 +191,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         count(deep.deepRate),
         `${count(deep.firstRate)} (first page)`,
         `${fixed(deep.slowdown, 2)}x slower`,
+        "",
         "",
         "",
         `<= ${fixed(DEEP_PAGE_MAX_SLOWDOWN, 1)}x slower`,
@@ -194,6 +208,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         fixed(oursRss, 0),
         baselineRss === undefined ? "n/a" : fixed(baselineRss, 0),
         baselineRss === undefined ? "" : `${fixed(ratioOf(oursRss, baselineRss), 2)}x`,
+        "",
         "",
         "",
         `<= ${RSS_LIMIT_MIB} MiB`,
@@ -235,7 +250,7 @@ export const method = (info: RunInfo): ReadonlyArray<string> => {
   const { settings } = info
   return [
     `- ${info.rounds} interleaved rounds: each round measures every path on the product and on its baseline, one after the other (which side goes first alternates by round). autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up (dropped) then ${settings.durationSeconds} s measured per side and round.`,
-    "- req/s is the mean of the rounds' averages; p50 and p99 are the medians of the rounds' response latencies in milliseconds.",
+    "- req/s is the mean of the rounds' averages; p50 and p99 are the medians of the rounds' response latencies in milliseconds. CPU ms per request is the server process's user + system time over its rounds (warm-ups included) divided by the requests it answered: other load on the machine disturbs it far less than req/s.",
     "- Ratios compare the product with its baseline in the same run on the same database: below 1x means slower than the baseline.",
     `- Machine: ${info.machine}; Node ${info.node}; PostgreSQL ${info.postgres} on the same machine. The load generator (autocannon, in the bench process), the servers and PostgreSQL share the cores, so absolute figures are lower than on separate machines; the ratios are the figures to compare.`,
     ...info.notes.map((note) => `- ${note}`)
