@@ -3,10 +3,10 @@
  * decisions 3).
  *
  * `client_credentials`, in order:
- * 1. Authentication: the secret's shape, the Application by `client_id`, the secret's SHA-256 against the digests
- *    of every active secret of the Application (each compared in constant time, all of them, no early exit),
- *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`), whose body
- *    does not say which check failed.
+ * 1. Authentication: the secret's shape, the active Application by `client_id`, the secret's SHA-256 against the
+ *    digests of every active secret of the Application (each compared in constant time, all of them, no early
+ *    exit). Any failure (a disabled Application is not found) is the one `invalid_client` (`credentials_rejected`),
+ *    whose body does not say which check failed.
  * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one),
  *    exact to the second (spec 7.2 and 8: more than 60 requests for one client in 60 seconds is `slow_down`):
  *    `token_rate_windows` holds one row per client and second (`window_start` = the second, epoch-aligned;
@@ -16,7 +16,7 @@
  *    with `retryAfterSeconds`. A refused request is counted too, so a client that keeps hammering stays refused.
  *    One time in {@link SWEEP_ONE_IN} new rows every client's rows older than the window are deleted as well, so
  *    the table holds the rows of the last minute plus those of clients that stopped since the last sweep.
- * 3. The token: ES256 with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
+ * 3. The token: ES256 (signed with `node:crypto`) with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
  *    (iss = authUrl, aud = baseUrl, sub = the Application's id, client_id, org, roles, ctx = granted contexts,
  *    a random jti, iat now, exp iat + 600).
  *
@@ -45,10 +45,8 @@ import {
 import { InvalidClient, SlowDown } from "@propline/identity/TokenError"
 import type { ClientCredentialsRequest, TokenRequest } from "@propline/identity/TokenRequest"
 import { Clock, Effect, Redacted } from "effect"
-import { SignJWT } from "jose"
 import { sql } from "kysely"
-import { jsonArrayFrom } from "kysely/helpers/postgres"
-import { createHash, randomInt, randomUUID } from "node:crypto"
+import { createHash, randomInt, randomUUID, sign as signBytes } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
@@ -91,6 +89,18 @@ interface AuthenticatedClient {
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
 
+const base64url = (text: string): string => Buffer.from(text, "utf8").toString("base64url")
+
+/** One active secret of an active Application, with the Application's grant. */
+interface ApplicationSecretRow {
+  readonly id: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<string>
+  readonly secretId: string
+  readonly secretDigest: string
+  readonly contexts: ReadonlyArray<string>
+}
+
 /**
  * Deletes every client's rate-limit rows that start at or before `edge` (`RateLimitWindow.windowEdge`). Rows
  * another transaction has locked (a request of that client deleting or counting them right now) are skipped, not
@@ -128,58 +138,44 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
     const config = yield* AppConfig
     const signingKeys = yield* SigningKeys
 
-    // One round trip: the Application, its active secrets and its granted contexts.
+    /**
+     * One round trip, one plain statement (no row mapping): the active Application with this client_id, one row per
+     * active secret, each with the granted contexts. No row: unknown, disabled, or without an active secret.
+     * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`CLIENT_SQL`).
+     */
     const findApplication = (clientId: string) =>
-      Db.query((db) =>
-        db
-          .selectFrom("applications")
-          .select((eb) => [
-            "applications.id",
-            "applications.organizationId",
-            "applications.roles",
-            "applications.status",
-            jsonArrayFrom(
-              eb
-                .selectFrom("applicationSecrets")
-                .select(["applicationSecrets.id", "applicationSecrets.secretDigest"])
-                .whereRef("applicationSecrets.applicationId", "=", "applications.id")
-                .where("applicationSecrets.revokedAt", "is", null)
-            ).as("secrets"),
-            jsonArrayFrom(
-              eb
-                .selectFrom("applicationContexts")
-                .select("applicationContexts.operationalContextId")
-                .whereRef("applicationContexts.applicationId", "=", "applications.id")
-                .orderBy("applicationContexts.operationalContextId")
-            ).as("contexts")
-          ])
-          .where("applications.clientId", "=", clientId)
-          .executeTakeFirst()
+      Db.queryPlain(
+        sql<ApplicationSecretRow>`
+          select a.id, a.organization_id as "organizationId", a.roles, s.id as "secretId",
+                 s.secret_digest as "secretDigest",
+                 array(select c.operational_context_id from application_contexts c
+                       where c.application_id = a.id order by c.operational_context_id) as "contexts"
+          from applications a
+          join application_secrets s on s.application_id = a.id and s.revoked_at is null
+          where a.client_id = ${clientId} and a.status = 'active'`
       ).pipe(Effect.orDie)
 
     const authenticate = (request: ClientCredentialsRequest): Effect.Effect<AuthenticatedClient, InvalidClient> =>
       Effect.gen(function* () {
         const secret = Redacted.value(request.clientSecret)
         if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected(request))
-        const application = yield* findApplication(request.clientId)
+        const rows = yield* findApplication(request.clientId)
         const presented = sha256(secret)
-        let matched: { readonly id: string } | undefined
+        let matched: ApplicationSecretRow | undefined
         // Every active secret is compared, each in constant time, whether or not one matched already.
-        for (const candidate of application?.secrets ?? []) {
-          if (constantTimeEqual(presented, Buffer.from(candidate.secretDigest, "hex")) && matched === undefined) {
-            matched = candidate
+        for (const row of rows) {
+          if (constantTimeEqual(presented, Buffer.from(row.secretDigest, "hex")) && matched === undefined) {
+            matched = row
           }
         }
-        if (application === undefined || matched === undefined || application.status !== "active") {
-          return yield* Effect.fail(rejected(request))
-        }
+        if (matched === undefined) return yield* Effect.fail(rejected(request))
         return {
-          applicationId: application.id,
+          applicationId: matched.id,
           clientId: request.clientId,
-          organizationId: application.organizationId,
-          roles: application.roles as ReadonlyArray<Role>,
-          contexts: application.contexts.map((row) => row.operationalContextId),
-          secretId: matched.id
+          organizationId: matched.organizationId,
+          roles: matched.roles as ReadonlyArray<Role>,
+          contexts: matched.contexts,
+          secretId: matched.secretId
         }
       }).pipe(Effect.provideService(Db.Db, db))
 
@@ -261,9 +257,13 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
       }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))
 
+    /**
+     * The compact JWS (RFC 7515 3.1): the protected header `{alg, typ, kid}` and the claims, each JSON in that key
+     * order and base64url, signed ES256 with `node:crypto` on this thread (a JOSE signature is the raw r || s pair,
+     * RFC 7518 3.4: `dsaEncoding: "ieee-p1363"`).
+     */
     const sign = (client: AuthenticatedClient, now: Date) =>
-      Effect.gen(function* () {
-        const key = yield* signingKeys.current
+      Effect.map(signingKeys.current, (key) => {
         const claims = buildClaims({
           issuer: config.authUrl,
           audience: config.baseUrl,
@@ -275,11 +275,10 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
           jti: randomUUID(),
           now
         })
-        return yield* Effect.promise(() =>
-          new SignJWT({ ...claims })
-            .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid })
-            .sign(key.privateKey)
-        )
+        const header = base64url(JSON.stringify({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid }))
+        const signingInput = `${header}.${base64url(JSON.stringify(claims))}`
+        const signature = signBytes("sha256", Buffer.from(signingInput), { key: key.keyObject, dsaEncoding: "ieee-p1363" })
+        return `${signingInput}.${signature.toString("base64url")}`
       })
 
     const issueClientCredentials = (request: ClientCredentialsRequest) =>
@@ -303,7 +302,7 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         ? issueClientCredentials(request)
         : // Connector installations arrive in a later issue: no app key exists that could verify an assertion.
           Effect.fail(new InvalidClient({ authenticationMethod: "private_key_jwt", reason: "assertion_signature" }))
-      ).pipe(Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag } }))
+      ).pipe(Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag }, captureStackTrace: false }))
 
     return { issue } satisfies TokenIssuerShape
   }),
