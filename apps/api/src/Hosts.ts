@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
-import { ApiLive, apiHostMiddleware, DocsLive } from "./http/ApiHost.js"
+import { ApiLive, apiHostMiddleware, DocsLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 
 /** The database layer for a configuration. */

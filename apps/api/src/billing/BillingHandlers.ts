@@ -1,51 +1,47 @@
 /**
- * HTTP handlers of the billing group: decode (done by the contract's schemas), check the role, call
- * {@link BillingService}, write the records as the contract's Invoice / InvoiceProposal (spec 2.1, 2.2) with the
- * contract's compiled encoders (`@propline/contract/JsonEncoder`): the same JSON the endpoint's Schema would write,
- * without re-validating our own records.
+ * HTTP handlers of the billing group: decoding is the contract's schemas (the role and body checks its
+ * middleware), each handler calls {@link BillingService} and encodes domain records as the contract's Invoice /
+ * InvoiceProposal (spec 2.1, 2.2).
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { isOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
-import type { BillingRefusal } from "@propline/billing/BillingRefusal"
+import { withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
+import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
-import { InvoicePage, PassProposalResponse, ProposalPage } from "@propline/contract/Billing"
+import { PassProposalResponse } from "@propline/contract/Billing"
+import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
-import * as JsonEncoder from "@propline/contract/JsonEncoder"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
-import { problem } from "@propline/contract/Problem"
 import { Clock, Effect } from "effect"
-import * as Cursor from "../http/Cursor.js"
-import { encodedJson } from "../http/JsonResponse.js"
-import { fromRefusal } from "../http/Problems.js"
-import type { InvoiceRow } from "./BillingRepository.js"
-import { BillingService, type RecordNotFound } from "./BillingService.js"
+import * as CursorPage from "../platform/CursorPage.js"
+import { toProblem } from "../platform/Problems.js"
+import { BillingService } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
 
-// Compiled once from the contract's schemas; each writes what the Schema path writes (test/JsonEncoder.test.ts).
-const encodeInvoicePage = JsonEncoder.make(InvoicePage)
-const encodeProposalPage = JsonEncoder.make(ProposalPage)
-const encodePassResponse = JsonEncoder.make(PassProposalResponse)
-const encodeInvoice = JsonEncoder.make(Invoice)
-const encodeProposal = JsonEncoder.make(InvoiceProposal)
+/** Domain record → contract class. Our own data, already valid: constructed without re-validation. */
+export const toInvoice = (record: InvoiceRecord, today: string): Invoice =>
+  new Invoice(
+    {
+      ...withOverdue(record, today),
+      id: record.id as InvoiceId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
 
-/** A stored invoice (record or row) as the contract's Invoice: with `overdue` for `today` (spec 2.1). */
-const withOverdue = <A extends InvoiceRecord | InvoiceRow>(invoice: A, today: string) => ({
-  ...invoice,
-  overdue: isOverdue(invoice, today)
-})
-
-/** 404 for a missing or invisible record, else the refusal's own problem. */
-const toProblem = (error: RecordNotFound | BillingRefusal) =>
-  error._tag === "RecordNotFound"
-    ? problem.notFound(
-        error.kind === "proposal"
-          ? "No such invoice proposal, or the token cannot see it."
-          : "No such invoice, or the token cannot see it."
-      )
-    : fromRefusal(error)
+export const toProposal = (record: InvoiceProposalRecord): InvoiceProposal =>
+  new InvoiceProposal(
+    {
+      ...record,
+      id: record.id as ProposalId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
 
 export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =>
   Effect.gen(function* () {
@@ -54,24 +50,20 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("getVerificationQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const limit = urlParams.limit ?? DEFAULT_LIMIT
-          const after = yield* Cursor.decode("verification-queue", urlParams.cursor)
-          const rows = yield* billing.verificationQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
-          const page = Cursor.page("verification-queue", rows, limit, (row) => ({ at: row.createdAt, id: row.id }))
-          return encodedJson(encodeProposalPage(page))
+          const after = yield* CursorPage.decode("verification-queue", urlParams.cursor)
+          const page = yield* billing
+            .verificationQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT)
+            .pipe(Effect.mapError(toProblem))
+          return { items: page.items.map(toProposal), nextCursor: page.nextCursor }
         })
       )
       .handle("getSendQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const limit = urlParams.limit ?? DEFAULT_LIMIT
-          const after = yield* Cursor.decode("send-queue", urlParams.cursor)
-          const rows = yield* billing.sendQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
+          const after = yield* CursorPage.decode("send-queue", urlParams.cursor)
+          const page = yield* billing.sendQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
-          const page = Cursor.page("send-queue", rows, limit, (row) => ({ at: row.approvedAt ?? row.createdAt, id: row.id }))
-          return encodedJson(
-            encodeInvoicePage({ items: page.items.map((row) => withOverdue(row, today)), nextCursor: page.nextCursor })
-          )
+          return { items: page.items.map((row) => toInvoice(row, today)), nextCursor: page.nextCursor }
         })
       )
       .handle("passProposal", ({ path, payload }) =>
@@ -79,9 +71,9 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const principal = yield* Principal
           const result = yield* billing.passProposal(principal, path.proposalId, payload.externalReference).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
-          return encodedJson(
-            encodePassResponse({ proposal: result.proposal, invoice: withOverdue(result.invoice, today) }),
-            201
+          return new PassProposalResponse(
+            { proposal: toProposal(result.proposal), invoice: toInvoice(result.invoice, today) },
+            true
           )
         })
       )
@@ -89,14 +81,14 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
         Effect.gen(function* () {
           const principal = yield* Principal
           const proposal = yield* billing.rejectProposal(principal, path.proposalId, payload.reason).pipe(Effect.mapError(toProblem))
-          return encodedJson(encodeProposal(proposal), 201)
+          return toProposal(proposal)
         })
       )
       .handle("reportFailed", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
           const invoice = yield* billing.reportFailed(principal, path.invoiceId, payload.reason).pipe(Effect.mapError(toProblem))
-          return encodedJson(encodeInvoice(withOverdue(invoice, yield* todayIn)), 201)
+          return toInvoice(invoice, yield* todayIn)
         })
       )
   })

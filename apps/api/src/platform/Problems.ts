@@ -5,19 +5,27 @@
  * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
  */
 import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
-import type { BillingRefusal } from "@propline/billing/BillingRefusal"
-import { httpStatusOf } from "@propline/billing/BillingRefusal"
 import { IntegrationApi } from "@propline/contract/Api"
-import { problem } from "@propline/contract/Problem"
+import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
+import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
+import type { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
-import { BodyRejected, MAX_BODY_BYTES, withCheckedBody } from "./RequestBody.js"
+import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
 
-/** A domain refusal as its problem: 400 or 409 by code (decisions 4), `code` the spec's, `detail` the domain's. */
-export const fromRefusal = (refusal: BillingRefusal) =>
-  httpStatusOf(refusal) === 409
-    ? problem.conflict(refusal.code, refusal.detail)
-    : problem.badRequest(refusal.code, refusal.detail)
+/**
+ * A refusal of any domain package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the
+ * spec's, `detail` the domain's sentence.
+ */
+export const fromRefusal = (refusal: RefusalShape): BadRequest | Conflict =>
+  refusal.status === 409 ? problem.conflict(refusal.code, refusal.detail) : problem.badRequest(refusal.code, refusal.detail)
+
+/**
+ * What a service can fail with, as the problem a handler answers: 404 for a record that is missing or outside the
+ * token's reach, else the refusal's problem. Handlers call services as `service.op(…).pipe(Effect.mapError(toProblem))`.
+ */
+export const toProblem = (error: RefusalShape | RecordNotFound): BadRequest | Conflict | NotFound =>
+  error._tag === "RecordNotFound" ? problem.notFound((error as RecordNotFound).detail) : fromRefusal(error as RefusalShape)
 
 /**
  * Spec 7.1: one issue per failing field. The decoder can report several for one path (each branch of an optional
@@ -43,6 +51,10 @@ const bodyProblem = (rejected: BodyRejected) => {
       return problem.validationFailed([{ path: "", message: "The body is not valid UTF-8." }])
     case "invalid_json":
       return problem.validationFailed([{ path: "", message: "The body is not valid JSON." }])
+    case "too_deep":
+      return problem.validationFailed([
+        { path: "", message: `The body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep.` }
+      ])
     case "unreadable":
       return problem.validationFailed([{ path: "", message: "The body could not be read to its end." }])
   }
