@@ -291,9 +291,12 @@ const proposalQueue = (ids: ReadonlyArray<string>) => {
   return { take, taken: () => Math.min(taken, ids.length), shortfall: () => shortfall }
 }
 
-/** The API's send-queue cursor (`http/Cursor.ts`: base64url of `{k, t, i}`), for a position read from the database. */
-const sendQueueCursor = (position: { readonly at: Date; readonly id: string }): string =>
-  Buffer.from(JSON.stringify({ k: "send-queue", t: position.at.toISOString(), i: position.id })).toString("base64url")
+/**
+ * The API's send-queue cursor (`platform/CursorPage.ts`: base64url of `{k, t, i}`, `t` in UTC with microseconds),
+ * for a position read from the database.
+ */
+const sendQueueCursor = (position: { readonly at: string; readonly id: string }): string =>
+  Buffer.from(JSON.stringify({ k: "send-queue", t: position.at, i: position.id })).toString("base64url")
 
 /** A temporary directory for DATA_DIR and the children's logs; on failure their tails are shown, then it goes. */
 const workDirectory = Effect.acquireRelease(

@@ -1,17 +1,59 @@
 /**
  * SQL of invoices (spec 2.1): the send queue, locking one for a report, the externalReference's uniqueness,
- * inserting the invoice a pass created, and writing lifecycle fields. Rows map to `@propline/billing`'s
- * InvoiceRecord (null columns become absent fields).
+ * inserting the invoice a pass created, and writing lifecycle fields. The send queue and pass run plain statements
+ * (`Sql.rows`), the columns named in each: they are hot paths. A locked invoice maps to `@propline/billing`'s
+ * InvoiceRecord (null columns become absent fields); the queue's rows are encoded as they are read.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
-import type { Selectable } from "kysely"
+import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 
-const toInvoice = (row: Selectable<InvoiceTable>): InvoiceRecord => withoutNulls(row) as InvoiceRecord
+/** An invoice as the send queue reads it: every column (null where the record has no value) and its cursor key. */
+export type InvoiceRow = Selectable<InvoiceTable> & { readonly cursorAt: string }
+
+const invoiceColumns = Sql.columns<Selectable<InvoiceTable>>({
+  id: true,
+  organizationId: true,
+  invoiceRunId: true,
+  operationalContextId: true,
+  contractId: true,
+  recipientAgentId: true,
+  recipientAgentName: true,
+  billingAccountId: true,
+  documentKind: true,
+  creditedInvoiceId: true,
+  billingStream: true,
+  requestedInvoiceDate: true,
+  requestedDueDate: true,
+  paymentTermsDays: true,
+  invoiceNumber: true,
+  status: true,
+  currency: true,
+  totalNetMinorUnits: true,
+  totalVatMinorUnits: true,
+  totalGrossMinorUnits: true,
+  externalReference: true,
+  issuedInvoiceNumber: true,
+  issuedInvoiceDate: true,
+  dueDate: true,
+  issuedTotalGrossMinorUnits: true,
+  paymentReference: true,
+  paymentReferenceType: true,
+  documentUrl: true,
+  balanceMinorUnits: true,
+  approvedAt: true,
+  sentAt: true,
+  paidAt: true,
+  writtenOffAt: true,
+  failedAt: true,
+  failureReason: true,
+  createdAt: true,
+  updatedAt: true
+})
 
 /** The columns of an invoice that report-sent, payments and failures set later: empty on a new invoice. */
 export const unsentInvoiceColumns = {
@@ -43,22 +85,17 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       limit: number
     ) =>
       contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRecord>>>([])
-        : Sql.query((db) => {
-            let query = db
-              .selectFrom("invoices")
-              .selectAll()
-              .select(CursorPage.sortKey("invoices.approvedAt").as("cursorAt"))
-              .where("organizationId", "=", organizationId)
-              .where("status", "=", "approved")
-              .where("operationalContextId", "in", contextIds)
-            if (after !== undefined) query = query.where(CursorPage.after("invoices.approvedAt", "invoices.id", after))
-            return query.orderBy("approvedAt").orderBy("id").limit(limit + 1).execute()
-          }).pipe(
-            Effect.map((rows) =>
-              rows.map(({ cursorAt, ...row }) => ({ record: toInvoice(row), position: { at: cursorAt, id: row.id } }))
-            )
-          ),
+        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRow>>>([])
+        : Sql.rows(
+            sql<InvoiceRow>`
+              select ${invoiceColumns}, ${CursorPage.sortKey("approved_at")} as "cursorAt"
+              from invoices
+              where organization_id = ${organizationId} and status = 'approved'
+                and operational_context_id in (${sql.join(contextIds)})
+                and ${after === undefined ? sql`true` : CursorPage.after("approved_at", "id", after)}
+              order by approved_at, id
+              limit ${limit + 1}`
+          ).pipe(Effect.map(CursorPage.keyed)),
 
     /**
      * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so
@@ -67,27 +104,19 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
       contextIds.length === 0
         ? Effect.succeed(undefined)
-        : Sql.query((db) =>
-            db
-              .selectFrom("invoices")
-              .selectAll()
-              .where("id", "=", id)
-              .where("organizationId", "=", organizationId)
-              .where("operationalContextId", "in", contextIds)
-              .forUpdate()
-              .executeTakeFirst()
-          ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+        : Sql.rows(
+            sql<Selectable<InvoiceTable>>`
+              select ${invoiceColumns} from invoices
+              where id = ${id} and organization_id = ${organizationId}
+                and operational_context_id in (${sql.join(contextIds)})
+              for update`
+          ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : (withoutNulls(rows[0]) as InvoiceRecord)))),
 
     /** Whether an invoice of the organization already carries this externalReference. */
     isExternalReferenceTaken: (organizationId: string, externalReference: string) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("invoices")
-          .select("id")
-          .where("organizationId", "=", organizationId)
-          .where("externalReference", "=", externalReference)
-          .executeTakeFirst()
-      ).pipe(Effect.map((row) => row !== undefined)),
+      Sql.rows(
+        sql`select 1 from invoices where organization_id = ${organizationId} and external_reference = ${externalReference}`
+      ).pipe(Effect.map((rows) => rows.length > 0)),
 
     /**
      * Inserts the invoice a pass created, copies the proposal's lines onto it and marks its charges invoiced.
@@ -95,79 +124,39 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      */
     insertFromProposal: (invoice: InvoiceRecord, proposalId: string, chargeIds: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        yield* Sql.catchUniqueViolation(
-          (db) =>
-          db
-            .insertInto("invoices")
-            .values({
-              id: invoice.id,
-              organizationId: invoice.organizationId,
-              invoiceRunId: invoice.invoiceRunId,
-              operationalContextId: invoice.operationalContextId,
-              contractId: invoice.contractId,
-              recipientAgentId: invoice.recipientAgentId,
-              recipientAgentName: invoice.recipientAgentName,
-              billingAccountId: invoice.billingAccountId,
-              documentKind: invoice.documentKind,
-              creditedInvoiceId: nullable(invoice.creditedInvoiceId),
-              billingStream: invoice.billingStream,
-              requestedInvoiceDate: invoice.requestedInvoiceDate,
-              requestedDueDate: nullable(invoice.requestedDueDate),
-              paymentTermsDays: nullable(invoice.paymentTermsDays),
-              invoiceNumber: invoice.invoiceNumber,
-              status: invoice.status,
-              currency: invoice.currency,
-              totalNetMinorUnits: invoice.totalNetMinorUnits,
-              totalVatMinorUnits: invoice.totalVatMinorUnits,
-              totalGrossMinorUnits: invoice.totalGrossMinorUnits,
-              externalReference: nullable(invoice.externalReference),
-              ...unsentInvoiceColumns,
-              approvedAt: nullable(invoice.approvedAt),
-              createdAt: invoice.createdAt,
-              updatedAt: invoice.updatedAt
-            })
-            .execute(),
+        yield* Sql.rowsCatchingUniqueViolation(
+          sql`
+            insert into invoices (
+              id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
+              recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
+              requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, status, currency,
+              total_net_minor_units, total_vat_minor_units, total_gross_minor_units, external_reference,
+              approved_at, created_at, updated_at
+            ) values (
+              ${invoice.id}, ${invoice.organizationId}, ${invoice.invoiceRunId}, ${invoice.operationalContextId},
+              ${invoice.contractId}, ${invoice.recipientAgentId}, ${invoice.recipientAgentName},
+              ${invoice.billingAccountId}, ${invoice.documentKind}, ${nullable(invoice.creditedInvoiceId)},
+              ${invoice.billingStream}, ${invoice.requestedInvoiceDate}, ${nullable(invoice.requestedDueDate)},
+              ${nullable(invoice.paymentTermsDays)}, ${invoice.invoiceNumber}, ${invoice.status}, ${invoice.currency},
+              ${invoice.totalNetMinorUnits}, ${invoice.totalVatMinorUnits}, ${invoice.totalGrossMinorUnits},
+              ${nullable(invoice.externalReference)}, ${nullable(invoice.approvedAt)}, ${invoice.createdAt},
+              ${invoice.updatedAt}
+            )`,
           "invoices_external_reference_key",
           () => new ExternalReferenceConflict()
         )
-        yield* Sql.query((db) =>
-          db
-            .insertInto("documentLines")
-            .columns([
-              "id",
-              "proposalId",
-              "invoiceId",
-              "chargeId",
-              "position",
-              "description",
-              "netMinorUnits",
-              "vatRateBasisPoints",
-              "vatMinorUnits",
-              "grossMinorUnits"
-            ])
-            .expression((eb) =>
-              eb
-                .selectFrom("documentLines")
-                .select((eb) => [
-                  eb.fn<string>("gen_random_uuid").as("id"),
-                  eb.val(null).as("proposalId"),
-                  eb.val(invoice.id).as("invoiceId"),
-                  "chargeId",
-                  "position",
-                  "description",
-                  "netMinorUnits",
-                  "vatRateBasisPoints",
-                  "vatMinorUnits",
-                  "grossMinorUnits"
-                ])
-                .where("proposalId", "=", proposalId)
+        yield* Sql.rows(
+          sql`
+            insert into document_lines (
+              id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
+              vat_minor_units, gross_minor_units
             )
-            .execute()
+            select gen_random_uuid(), null, ${invoice.id}, charge_id, position, description, net_minor_units,
+                   vat_rate_basis_points, vat_minor_units, gross_minor_units
+            from document_lines where proposal_id = ${proposalId}`
         )
         if (chargeIds.length > 0) {
-          yield* Sql.query((db) =>
-            db.updateTable("charges").set({ invoiceId: invoice.id }).where("id", "in", chargeIds).execute()
-          )
+          yield* Sql.rows(sql`update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)})`)
         }
       }),
 

@@ -1,29 +1,34 @@
 /**
  * SQL of operational contexts: the contexts a grant sees — the granted ones of the organization and every context
- * below them (decisions 2) — and pages of them.
+ * below them (decisions 2) — and pages of them. Plain statements (`Sql.rows`): the list is a hot path.
  */
-import type { Database, OperationalContextTable } from "@propline/db/Database"
+import type { OperationalContextTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type Kysely, type Selectable, sql } from "kysely"
+import { type RawBuilder, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
 
 /**
- * `with recursive visible(id)`: the granted contexts of the organization and their subtrees. A grant of a context
- * in another organization sees nothing there. Capabilities that scope a query by visibility start from this.
+ * `with recursive visible(id) as (…)`: the granted contexts of the organization and their subtrees. A grant of a
+ * context in another organization sees nothing there; an empty grant matches nothing (`in (null)`), without a
+ * second statement shape. Capabilities that scope a query by visibility start their statement with this.
  */
-export const withVisibleContexts = (db: Kysely<Database>, organizationId: string, grantedIds: ReadonlyArray<string>) =>
-  db.withRecursive("visible(id)", (qb) =>
-    qb
-      .selectFrom("operationalContexts")
-      .select("id")
-      .where("organizationId", "=", organizationId)
-      // An empty grant matches nothing (`in (null)`), without a second query shape.
-      .where("id", "in", grantedIds.length === 0 ? [sql<string>`null`] : grantedIds)
-      .union((qb) =>
-        qb.selectFrom("operationalContexts as child").innerJoin("visible", "visible.id", "child.parentId").select("child.id")
-      )
-  )
+export const withVisibleContexts = (organizationId: string, grantedIds: ReadonlyArray<string>): RawBuilder<unknown> =>
+  sql`with recursive visible(id) as (
+        select id from operational_contexts
+        where organization_id = ${organizationId}
+          and id in (${grantedIds.length === 0 ? sql`null` : sql.join(grantedIds)})
+        union
+        select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+      )`
+
+/** An operational context as the list reads it, with its cursor key. */
+export type ContextRow = Selectable<OperationalContextTable> & { readonly cursorAt: string }
+
+const contextColumns = Sql.columns<Selectable<OperationalContextTable>>(
+  { id: true, organizationId: true, parentId: true, kind: true, name: true, createdAt: true, updatedAt: true },
+  "c"
+)
 
 export class ContextRepository extends Effect.Service<ContextRepository>()("@propline/api/contexts/ContextRepository", {
   succeed: {
@@ -37,21 +42,16 @@ export class ContextRepository extends Effect.Service<ContextRepository>()("@pro
       limit: number
     ) =>
       grantedIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<Selectable<OperationalContextTable>>>>([])
-        : Sql.query((db) => {
-            let query = withVisibleContexts(db, organizationId, grantedIds)
-              .selectFrom("operationalContexts")
-              .selectAll("operationalContexts")
-              .select(CursorPage.sortKey("operationalContexts.createdAt").as("cursorAt"))
-              .where("operationalContexts.id", "in", (qb) => qb.selectFrom("visible").select("visible.id"))
-            if (after !== undefined) {
-              query = query.where(CursorPage.after("operationalContexts.createdAt", "operationalContexts.id", after))
-            }
-            return query.orderBy("operationalContexts.createdAt").orderBy("operationalContexts.id").limit(limit + 1).execute()
-          }).pipe(
-            Effect.map((rows): ReadonlyArray<CursorPage.Keyed<Selectable<OperationalContextTable>>> =>
-              rows.map(({ cursorAt, ...record }) => ({ record, position: { at: cursorAt, id: record.id } }))
-            )
-          )
+        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ContextRow>>>([])
+        : Sql.rows(
+            sql<ContextRow>`
+              ${withVisibleContexts(organizationId, grantedIds)}
+              select ${contextColumns}, ${CursorPage.sortKey("c.created_at")} as "cursorAt"
+              from operational_contexts as c
+              where c.id in (select id from visible)
+                and ${after === undefined ? sql`true` : CursorPage.after("c.created_at", "c.id", after)}
+              order by c.created_at, c.id
+              limit ${limit + 1}`
+          ).pipe(Effect.map(CursorPage.keyed))
   }
 }) {}

@@ -33,6 +33,15 @@ export interface Keyed<A> {
   readonly position: Position
 }
 
+/**
+ * Rows read with their cursor key as `cursorAt` (the {@link sortKey} of the sort column) and `id`, keyed by their
+ * position. The row itself is the record: the encoders write only the contract's fields, so `cursorAt` stays out
+ * of the response without a copy of each row.
+ */
+export const keyed = <Row extends { readonly cursorAt: string; readonly id: string }>(
+  rows: ReadonlyArray<Row>
+): ReadonlyArray<Keyed<Row>> => rows.map((row) => ({ record: row, position: { at: row.cursorAt, id: row.id } }))
+
 /** A page of a list: at most `limit` items, and the cursor of the next page or null on the last. */
 export interface Page<A> {
   readonly items: ReadonlyArray<A>

@@ -64,9 +64,10 @@ export const billingBaseline = (
     (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
 
   const sendQueueSql = (contextCount: number, keyset: boolean): string => `
-    select * from invoices
+    select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+    from invoices
     where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
-    and ${keyset ? `(approved_at, id) > ($${contextCount + 2}, $${contextCount + 3})` : "true"}
+      and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
     order by approved_at, id
     limit $${contextCount + (keyset ? 4 : 2)}`
 
@@ -82,12 +83,12 @@ export const billingBaseline = (
     const found = await scope(pool)
     if (found === undefined || found.declared_gates === null) return json(response, 400, { error: "integration" })
     const contextIds = found.context_ids
-    const keyset = after === undefined ? [] : [new Date(after.t), after.i]
+    const keyset = after === undefined ? [] : [after.t, after.i]
     const rows =
       contextIds.length === 0
         ? []
         : (
-            await pool.query<{ id: string; approved_at: Date }>(sendQueueSql(contextIds.length, after !== undefined), [
+            await pool.query<{ id: string; cursor_at: string }>(sendQueueSql(contextIds.length, after !== undefined), [
               organizationId,
               ...contextIds,
               ...keyset,
@@ -98,9 +99,7 @@ export const billingBaseline = (
     const last = items[items.length - 1]
     const nextCursor =
       rows.length > limit && last !== undefined
-        ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.approved_at.toISOString(), i: last.id })).toString(
-            "base64url"
-          )
+        ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.cursor_at, i: last.id })).toString("base64url")
         : null
     json(response, 200, { items, nextCursor })
   }

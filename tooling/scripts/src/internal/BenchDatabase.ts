@@ -333,18 +333,20 @@ export const seedProposals = (
   })
 
 /**
- * The send-queue position `depth` rows deep: the approval time and id of the `depth`-th approved invoice in the
- * visible contexts, in the queue's order (approval time, then id). A page after it starts at row `depth + 1`.
+ * The send-queue position `depth` rows deep: the approval time (as the API's cursor writes it: UTC, microseconds)
+ * and id of the `depth`-th approved invoice in the visible contexts, in the queue's order (approval time, then id),
+ * and the id of the row after it, where a page after the position starts.
  */
 export const sendQueuePosition = (
   pool: pg.Pool,
   organizationId: string,
   contextIds: ReadonlyArray<string>,
   depth: number
-): Promise<{ readonly at: Date; readonly id: string; readonly nextId: string }> =>
+): Promise<{ readonly at: string; readonly id: string; readonly nextId: string }> =>
   pool
-    .query<{ approved_at: Date; id: string; next_id: string | null }>(
-      `select approved_at, id, lead(id) over (order by approved_at, id) as next_id
+    .query<{ at: string; id: string; next_id: string | null }>(
+      `select to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id,
+              lead(id) over (order by approved_at, id) as next_id
        from invoices
        where organization_id = $1 and status = 'approved' and operational_context_id = any($2::uuid[])
        order by approved_at, id
@@ -354,5 +356,5 @@ export const sendQueuePosition = (
     .then(({ rows }) => {
       const row = rows[0]
       if (row === undefined || row.next_id === null) throw new Error(`the send queue is not ${depth + 1} rows long`)
-      return { at: row.approved_at, id: row.id, nextId: row.next_id }
+      return { at: row.at, id: row.id, nextId: row.next_id }
     })
