@@ -3,7 +3,7 @@
  * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
  * DATA_DIR/demo-credentials.json, and serves the identity host (AUTH_PORT) and the API host (API_PORT).
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"

@@ -13,8 +13,9 @@
  *
  * 1. Creates a fresh database `bench_<timestamp>` on the PostgreSQL server `DATABASE_URL` names (default
  *    postgres://postgres@127.0.0.1:5432/postgres; loopback only).
- * 2. Starts the product (`node apps/api/dist/main.js`, built beforehand) on free ports of 127.0.0.1 with demo data,
- *    and waits for DATA_DIR/demo-credentials.json, the identity host's JWKS and the API host's OpenAPI document.
+ * 2. Starts the product as `pnpm start` does (`node <the start script's flags> apps/api/dist/main.js`, built
+ *    beforehand) on free ports of 127.0.0.1 with demo data, and waits for DATA_DIR/demo-credentials.json, the
+ *    identity host's JWKS and the API host's OpenAPI document.
  * 3. Adds what the selected paths need with pg (`internal/BenchDatabase.ts`): approved invoices, proposals, token
  *    clients; then `vacuum analyze`.
  * 4. Starts the baseline server (`internal/BaselineServer.ts`, its own process) and checks that both sides answer
@@ -83,6 +84,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const REPO_ROOT = resolve(HERE, "../../..")
 const API_ENTRY = join(REPO_ROOT, "apps/api/dist/main.js")
 const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
+const ROOT_PACKAGE = join(REPO_ROOT, "package.json")
 const RESULTS_MD = join(REPO_ROOT, "tooling/scripts/bench-results.md")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
 const README = join(REPO_ROOT, "README.md")
@@ -319,6 +321,17 @@ const ensureRunning = (...children: ReadonlyArray<RunningChild>) =>
       : Effect.void
   )
 
+/**
+ * The node flags `pnpm start` runs the product with (the root package.json's `start` script: `… && node <flags>
+ * apps/api/dist/main.js`), so the benchmark measures the product as it is started, memory bound included.
+ */
+const productNodeFlags = attempt("the start script's node flags", async () => {
+  const manifest = JSON.parse(await readFile(ROOT_PACKAGE, "utf8")) as { scripts?: Record<string, string> }
+  const match = /(?:^|&&)\s*node((?:\s+--\S+)*)\s+apps\/api\/dist\/main\.js\s*$/.exec(manifest.scripts?.["start"] ?? "")
+  if (match === null) throw new Error("the start script does not end with `node [--flags] apps/api/dist/main.js`")
+  return (match[1] ?? "").split(/\s+/).filter((flag) => flag.length > 0)
+})
+
 /** How one path is loaded on each side; `ours` is built per round (it may need a fresh token). */
 interface TargetPlan {
   readonly target: Target
@@ -357,9 +370,14 @@ const program = Effect.gen(function* () {
   const authUrl = `http://127.0.0.1:${authPort}`
   const dataDir = join(dir, "data")
 
+  const startFlags = yield* productNodeFlags
   const api = yield* spawnNode({
     name: "api",
-    args: [...(process.env["BENCH_API_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg.length > 0), API_ENTRY],
+    args: [
+      ...(process.env["BENCH_API_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg.length > 0),
+      ...startFlags,
+      API_ENTRY
+    ],
     env: {
       API_PORT: String(apiPort),
       AUTH_PORT: String(authPort),
@@ -373,7 +391,7 @@ const program = Effect.gen(function* () {
     cwd: REPO_ROOT,
     logPath: join(dir, "api.log")
   })
-  yield* progress(`started the product (pid ${api.process.pid}) on ${baseUrl} and ${authUrl}`)
+  yield* progress(`started the product (pid ${api.process.pid}, node ${startFlags.join(" ")}) on ${baseUrl} and ${authUrl}`)
   const credentials = yield* poll("demo-credentials.json", api, 120_000, () =>
     readCredentials(join(dataDir, "demo-credentials.json"))
   )

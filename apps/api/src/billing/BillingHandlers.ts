@@ -5,7 +5,7 @@
  * (`@propline/contract/JsonEncoder`): the JSON the endpoint's Schema would write, without re-validating our own
  * records or building the Schema's classes.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { isOverdue } from "@propline/billing/Invoice"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"

@@ -1,5 +1,5 @@
 /** Handlers of the operational-contexts group (spec 4.2), through {@link ContextService}. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
 import * as JsonEncoder from "@propline/contract/JsonEncoder"

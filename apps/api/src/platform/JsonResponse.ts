@@ -4,7 +4,7 @@
  * Schema. Same status, `Content-Type: application/json` and bytes as the Schema path; used where the value is our own
  * record, known to satisfy the Schema, and the encoding would be most of the request's work (pages of records).
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 
 /** A JSON response with `status` (200 unless given) and a body written by a contract encoder. */
 export const encodedJson = (body: string, status = 200): HttpServerResponse.HttpServerResponse =>

@@ -5,7 +5,7 @@
  * once. Refusals travel as {@link BodyRejected} defects out of the platform's decoder, and `Problems` turns them
  * into problem details.
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Data, Effect, Stream } from "effect"
 import { IncomingMessage } from "node:http"
 
