@@ -7,7 +7,9 @@
  * generated values of every schema the API encodes this way.
  *
  * It accepts the shapes the server holds: plain objects as well as the Schema's classes, plain strings where the
- * Schema brands them, and `null` (a database row's) as well as absence for an optional field.
+ * Schema brands them, and `null` (a database row's) as well as absence for an optional field. It trusts the
+ * Schema's refinements: a UUID, an ISO date or a literal is written without escaping, as it holds nothing JSON
+ * escapes.
  *
  * Supported schemas: structs and classes of them, arrays, strings, numbers, booleans, literals and their unions,
  * `NullOr`, `optional`, refinements and brands of these, and `Schema.Date` (encoded with `toISOString`). Any other
@@ -48,11 +50,38 @@ export type Loose<A> = A extends Date
 type Writer = (value: never) => string
 
 const writeString = (value: string): string => JSON.stringify(value)
+// A string the Schema restricts to characters JSON never escapes (a UUID, an ISO date, a plain literal): no escaping
+// to do, so no JSON.stringify per value.
+const writeSafeString = (value: string): string => `"${value}"`
 // JSON.stringify is what the Schema path ends with: NaN and the infinities become null there too.
 const writeNumber = (value: number): string => JSON.stringify(value)
 const writeBoolean = (value: boolean): string => (value ? "true" : "false")
 // ISO 8601 text never needs escaping.
 const writeDate = (value: Date): string => `"${value.toISOString()}"`
+
+/** JSON Schema formats whose strings hold only letters, digits and `-`: nothing JSON escapes. */
+const SAFE_FORMATS: ReadonlySet<unknown> = new Set(["uuid", "date"])
+
+/**
+ * A pattern that can only match digits, `-` and the punctuation from `,` to `9` (none of which JSON escapes): made
+ * of `\d`, digits, `-`, `,`, anchors, groups, alternatives, character classes (negated ones are refused apart) and
+ * quantifiers, and nothing else — an ISO date's `^\d{4}-(0[1-9]|1[0-2])-…$`.
+ */
+const DIGITS_AND_DASHES_PATTERN = /^(?:\\d|[\^$0-9\-[\]{}()|,?+*])*$/
+
+const isSafeLiteral = (literal: SchemaAST.LiteralValue): boolean =>
+  typeof literal === "string" && JSON.stringify(literal) === `"${literal}"`
+
+/** A string refinement to a format with no character JSON escapes (`Schema.UUID`, an ISO date). */
+const isSafeFormat = (ast: SchemaAST.Refinement): boolean => {
+  const jsonSchema = SchemaAST.getJSONSchemaAnnotation(ast)
+  if (Option.isNone(jsonSchema) || primitiveKind(ast) !== "string") return false
+  const { format, pattern } = jsonSchema.value as { readonly format?: unknown; readonly pattern?: unknown }
+  return (
+    SAFE_FORMATS.has(format) ||
+    (typeof pattern === "string" && DIGITS_AND_DASHES_PATTERN.test(pattern) && !pattern.includes("[^"))
+  )
+}
 
 const unsupported = (ast: SchemaAST.AST, why: string): never => {
   throw new Error(`JsonEncoder: ${why} (${String(ast)})`)
@@ -76,7 +105,7 @@ const literalWriter = (literal: SchemaAST.LiteralValue): Writer => {
   if (literal === null) return () => "null"
   switch (typeof literal) {
     case "string":
-      return writeString as Writer
+      return (isSafeLiteral(literal) ? writeSafeString : writeString) as Writer
     case "number":
       return writeNumber as Writer
     case "boolean":
@@ -131,7 +160,10 @@ const unionWriter = (ast: SchemaAST.Union): Writer => {
     return others.length === 1 ? withNull(writerOf(others[0]!), nullable) : unsupported(ast, "unions of different kinds are not supported")
   }
   const kind = [...kinds][0]
-  const write = (kind === "string" ? writeString : kind === "number" ? writeNumber : writeBoolean) as Writer
+  const safe = others.every((member) => member._tag === "Literal" && isSafeLiteral(member.literal))
+  const write = (
+    kind === "string" ? (safe ? writeSafeString : writeString) : kind === "number" ? writeNumber : writeBoolean
+  ) as Writer
   return withNull(write, nullable)
 }
 
@@ -180,7 +212,7 @@ const writerOf = (ast: SchemaAST.AST): Writer => {
       return literalWriter(ast.literal)
     case "Refinement":
       // A refinement checks a value; it encodes as what it refines.
-      return writerOf(ast.from)
+      return isSafeFormat(ast) ? (writeSafeString as Writer) : writerOf(ast.from)
     case "Union":
       return unionWriter(ast)
     case "TypeLiteral":

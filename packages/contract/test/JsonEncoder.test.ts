@@ -89,3 +89,23 @@ describe("JsonEncoder.make", () => {
     expect(() => JsonEncoder.make(schema as Schema.Schema<unknown>)).toThrow(/JsonEncoder/)
   })
 })
+
+describe("JsonEncoder.make on refinements it writes without escaping", () => {
+  it.each([
+    ["a UUID", Schema.UUID, "0f8fad5b-d9cb-469f-a165-70867728950e"],
+    ["a branded UUID", Schema.UUID.pipe(Schema.brand("Id")), "0f8fad5b-d9cb-469f-a165-70867728950e"],
+    ["an ISO date", Schema.String.pipe(Schema.pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/)), "2026-11-23"],
+    ["a literal", Schema.Literal("written-off"), "written-off"]
+  ])("writes %s as JSON.stringify does", (_what, schema, value) => {
+    expect(JsonEncoder.make(schema as Schema.Schema<unknown>)(value as never)).toBe(JSON.stringify(value))
+  })
+
+  it.each([
+    ["a pattern that admits any character", Schema.String.pipe(Schema.pattern(/^.+$/))],
+    ["a negated character class", Schema.String.pipe(Schema.pattern(/^[^0-9]$/))],
+    ["a literal with a quote", Schema.Literal('say "hi"')]
+  ])("escapes %s", (_what, schema) => {
+    const value = schema.ast._tag === "Literal" ? 'say "hi"' : '"'
+    expect(JsonEncoder.make(schema as Schema.Schema<unknown>)(value as never)).toBe(JSON.stringify(value))
+  })
+})
