@@ -11,32 +11,13 @@ import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { documentColumns } from "./DocumentColumns.js"
 
 /** An invoice as the send queue reads it: every column (null where the record has no value) and its cursor key. */
 export type InvoiceRow = Selectable<InvoiceTable> & { readonly cursorAt: string }
 
 const invoiceColumns = Sql.columns<Selectable<InvoiceTable>>({
-  id: true,
-  organizationId: true,
-  invoiceRunId: true,
-  operationalContextId: true,
-  contractId: true,
-  recipientAgentId: true,
-  recipientAgentName: true,
-  billingAccountId: true,
-  documentKind: true,
-  creditedInvoiceId: true,
-  billingStream: true,
-  requestedInvoiceDate: true,
-  requestedDueDate: true,
-  paymentTermsDays: true,
-  invoiceNumber: true,
-  status: true,
-  currency: true,
-  totalNetMinorUnits: true,
-  totalVatMinorUnits: true,
-  totalGrossMinorUnits: true,
-  externalReference: true,
+  ...documentColumns,
   issuedInvoiceNumber: true,
   issuedInvoiceDate: true,
   dueDate: true,
@@ -50,9 +31,7 @@ const invoiceColumns = Sql.columns<Selectable<InvoiceTable>>({
   paidAt: true,
   writtenOffAt: true,
   failedAt: true,
-  failureReason: true,
-  createdAt: true,
-  updatedAt: true
+  failureReason: true
 })
 
 /** The columns of an invoice that report-sent, payments and failures set later: empty on a new invoice. */
@@ -86,16 +65,16 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     ) =>
       contextIds.length === 0
         ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRow>>>([])
-        : Sql.rows(
-            sql<InvoiceRow>`
-              select ${invoiceColumns}, ${CursorPage.sortKey("approved_at")} as "cursorAt"
-              from invoices
-              where organization_id = ${organizationId} and status = 'approved'
-                and operational_context_id in (${sql.join(contextIds)})
-                and ${after === undefined ? sql`true` : CursorPage.after("approved_at", "id", after)}
-              order by approved_at, id
-              limit ${limit + 1}`
-          ).pipe(Effect.map(CursorPage.keyed)),
+        : CursorPage.pageRows({
+            columns: invoiceColumns,
+            from: "invoices",
+            where: sql`organization_id = ${organizationId} and status = 'approved'
+                       and operational_context_id in (${sql.join(contextIds)})`,
+            sortColumn: "approved_at",
+            idColumn: "id",
+            after,
+            limit
+          }),
 
     /**
      * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so

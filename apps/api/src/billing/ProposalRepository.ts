@@ -11,6 +11,7 @@ import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { documentColumns } from "./DocumentColumns.js"
 
 /** A proposal's columns but the created invoice's id, null where there is no value. */
 type ProposalColumns = Omit<Selectable<InvoiceProposalTable>, "invoiceId">
@@ -19,33 +20,11 @@ type ProposalColumns = Omit<Selectable<InvoiceProposalTable>, "invoiceId">
 export type ProposalRow = ProposalColumns & { readonly cursorAt: string }
 
 const proposalColumns = Sql.columns<ProposalColumns>({
-  id: true,
-  organizationId: true,
-  invoiceRunId: true,
-  invoiceNumber: true,
-  operationalContextId: true,
-  contractId: true,
-  recipientAgentId: true,
-  recipientAgentName: true,
-  billingAccountId: true,
-  documentKind: true,
-  creditedInvoiceId: true,
-  billingStream: true,
-  requestedInvoiceDate: true,
-  requestedDueDate: true,
-  paymentTermsDays: true,
-  status: true,
-  currency: true,
-  totalNetMinorUnits: true,
-  totalVatMinorUnits: true,
-  totalGrossMinorUnits: true,
-  externalReference: true,
+  ...documentColumns,
   rejectionReason: true,
   passedAt: true,
   rejectedAt: true,
-  cancelledAt: true,
-  createdAt: true,
-  updatedAt: true
+  cancelledAt: true
 })
 
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
@@ -59,16 +38,16 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
     ) =>
       contextIds.length === 0
         ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ProposalRow>>>([])
-        : Sql.rows(
-            sql<ProposalRow>`
-              select ${proposalColumns}, ${CursorPage.sortKey("created_at")} as "cursorAt"
-              from invoice_proposals
-              where organization_id = ${organizationId} and status = 'proposed'
-                and operational_context_id in (${sql.join(contextIds)})
-                and ${after === undefined ? sql`true` : CursorPage.after("created_at", "id", after)}
-              order by created_at, id
-              limit ${limit + 1}`
-          ).pipe(Effect.map(CursorPage.keyed)),
+        : CursorPage.pageRows({
+            columns: proposalColumns,
+            from: "invoice_proposals",
+            where: sql`organization_id = ${organizationId} and status = 'proposed'
+                       and operational_context_id in (${sql.join(contextIds)})`,
+            sortColumn: "created_at",
+            idColumn: "id",
+            after,
+            limit
+          }),
 
     /**
      * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so

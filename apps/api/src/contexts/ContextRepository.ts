@@ -43,15 +43,15 @@ export class ContextRepository extends Effect.Service<ContextRepository>()("@pro
     ) =>
       grantedIds.length === 0
         ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ContextRow>>>([])
-        : Sql.rows(
-            sql<ContextRow>`
-              ${withVisibleContexts(organizationId, grantedIds)}
-              select ${contextColumns}, ${CursorPage.sortKey("c.created_at")} as "cursorAt"
-              from operational_contexts as c
-              where c.id in (select id from visible)
-                and ${after === undefined ? sql`true` : CursorPage.after("c.created_at", "c.id", after)}
-              order by c.created_at, c.id
-              limit ${limit + 1}`
-          ).pipe(Effect.map(CursorPage.keyed))
+        : CursorPage.pageRows({
+            with: withVisibleContexts(organizationId, grantedIds),
+            columns: contextColumns,
+            from: "operational_contexts as c",
+            where: sql`c.id in (select id from visible)`,
+            sortColumn: "c.created_at",
+            idColumn: "c.id",
+            after,
+            limit
+          })
   }
 }) {}
