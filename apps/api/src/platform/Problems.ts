@@ -79,8 +79,9 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    return yield* app.pipe(
-      Effect.provideService(HttpServerRequest.HttpServerRequest, withCheckedBody(request)),
+    // Only a request that may carry a body needs the checked reader (a GET's wrapper would be built for nothing).
+    const bodyless = request.method === "GET" || request.method === "HEAD"
+    return yield* (bodyless ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, withCheckedBody(request))).pipe(
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
         if (Option.isSome(failure)) {
