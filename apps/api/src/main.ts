@@ -1,13 +1,16 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
  * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
- * DATA_DIR/demo-credentials.json, and serves the identity host (AUTH_PORT) and the API host (API_PORT).
+ * DATA_DIR/demo-credentials.json (the demo Application) and DATA_DIR/demo-connector.json (the demo connector's
+ * installation and private key), and serves the identity host (AUTH_PORT) and the API host (API_PORT).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
+import { DEMO_IDS } from "./demo/DemoIds.js"
+import { demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
 
 const demo = Effect.gen(function* () {
@@ -30,16 +33,24 @@ const demo = Effect.gen(function* () {
     dataDir: config.dataDir,
     authUrl: config.authUrl,
     baseUrl: config.baseUrl,
-    seed,
-    now
+    seed
   })
-  return credentials
+  const connector = yield* ensureDemoConnector({
+    dataDir: config.dataDir,
+    authUrl: config.authUrl,
+    baseUrl: config.baseUrl,
+    organizationId: seed.organizationId,
+    rootContextId: DEMO_IDS.rootContext
+  })
+  return { credentials, connector }
 })
 
 const program = Effect.gen(function* () {
-  const credentials = yield* demo
+  const seeded = yield* demo
   yield* Layer.build(HostsLive)
-  if (credentials !== undefined) yield* Effect.sync(() => console.log(printDemoBanner(credentials)))
+  if (seeded !== undefined) {
+    yield* Effect.sync(() => console.log(`${printDemoBanner(seeded.credentials)}\n${demoConnectorBanner(seeded.connector)}`))
+  }
   return yield* Effect.never
 }).pipe(Effect.scoped)
 

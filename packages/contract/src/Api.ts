@@ -5,14 +5,18 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { BillingGroup } from "./Billing.js"
+import { BookingGroup } from "./Booking.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
 
 const description = `
 ERP systems, e-signing services and booking websites connect to one organization through this API. Every request
-carries \`Authorization: Bearer <token>\` from the identity host's \`POST {auth_url}/oauth/token\`
-(client_credentials, RFC 6749 section 4.4; tokens are RFC 9068 JWTs that live 600 seconds).
+carries \`Authorization: Bearer <token>\` from the identity host's \`POST {auth_url}/oauth/token\`: an Application
+uses client_credentials (RFC 6749 section 4.4), an installed connector the installation-token grant with a client
+assertion it signs ES256 (RFC 7523: \`iss\` = \`sub\` = the app id, \`aud\` the token endpoint, at most 300 s of life, a
+\`jti\` that works once). Tokens are RFC 9068 JWTs that live 600 seconds and carry the client's roles and contexts;
+more than 60 token requests per client in any 60 seconds are 429 \`slow_down\` with an exact \`Retry-After\`.
 
 Conventions (where the specification says "not shown", these are this service's choices):
 - Errors are problem details (RFC 9457), \`application/problem+json\`: \`type\` about:blank, \`title\`, \`status\`,
@@ -39,6 +43,7 @@ Conventions (where the specification says "not shown", these are this service's 
 export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(OperationalContextsGroup)
   .add(BillingGroup)
+  .add(BookingGroup)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

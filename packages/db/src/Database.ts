@@ -11,18 +11,32 @@ import type {
   InvoiceRunTable,
   InvoiceTable
 } from "./schema/Billing.js"
+import type {
+  BookingAddOnProductTable,
+  BookingApplicationResourceTable,
+  BookingPriceRuleTable,
+  BookingRequestTable,
+  BookingResourceAddOnProductTable,
+  BookingResourceTable
+} from "./schema/Booking.js"
 import type { BillingAccountTable, ContractLineTable, ContractTable, CustomerTable } from "./schema/Customers.js"
 import type {
   ApplicationContextTable,
   ApplicationSecretTable,
   ApplicationTable,
+  ConnectorAppKeyTable,
+  ConnectorAppTable,
+  ConsumedAssertionTable,
+  InstallationContextTable,
+  InstallationTable,
   SigningKeyTable,
-  TokenRateWindowTable
+  TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
+export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Organizations.js"
@@ -44,7 +58,18 @@ export interface Database {
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
-  tokenRateWindows: TokenRateWindowTable
+  tokenRateLimits: TokenRateLimitTable
+  connectorApps: ConnectorAppTable
+  connectorAppKeys: ConnectorAppKeyTable
+  installations: InstallationTable
+  installationContexts: InstallationContextTable
+  consumedAssertions: ConsumedAssertionTable
+  bookingResources: BookingResourceTable
+  bookingPriceRules: BookingPriceRuleTable
+  bookingAddOnProducts: BookingAddOnProductTable
+  bookingResourceAddOnProducts: BookingResourceAddOnProductTable
+  bookingApplicationResources: BookingApplicationResourceTable
+  bookingRequests: BookingRequestTable
   auditLog: AuditLogTable
   events: EventTable
 }

@@ -9,6 +9,8 @@
  *   (default 1,000,000) in the queue.
  * - `send-queue-deep`: the same, with the cursor of the page `BENCH_DEEP_ROWS` rows deep (default half the queue).
  * - `pass`: `POST /v1/billing/invoice-proposals/{id}/pass`, every request on a different proposal (seeded in bulk).
+ * - `availability` and `preview`: a booking room's free time for a week (start times for an hour) and a priced
+ *   preview of one hour of it.
  * The RSS of the product's process is sampled under every load.
  *
  * 1. Creates a fresh database `bench_<timestamp>` on the PostgreSQL server `DATABASE_URL` names (default
@@ -90,7 +92,7 @@ const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
 const README = join(REPO_ROOT, "README.md")
 
 /** Every path the benchmark knows, in the order a round measures them. */
-export const TARGETS = ["token", "send-queue", "send-queue-deep", "pass"] as const
+export const TARGETS = ["token", "send-queue", "send-queue-deep", "pass", "availability", "preview"] as const
 export type Target = (typeof TARGETS)[number]
 
 /** The issue's thresholds: ours / baseline req/s at least this. */
@@ -98,7 +100,9 @@ const REQUIREMENTS: Readonly<Record<Target, Requirement | undefined>> = {
   token: { atLeast: 0.8 },
   "send-queue": { atLeast: 0.8 },
   "send-queue-deep": undefined,
-  pass: { atLeast: 0.7 }
+  pass: { atLeast: 0.7 },
+  availability: undefined,
+  preview: undefined
 }
 
 /** Token requests per client the run may spend in any 60 s: the limit is 60; the margin keeps every client under it. */
@@ -474,6 +478,7 @@ const program = Effect.gen(function* () {
       DATABASE_URL: database.url,
       ORGANIZATION_ID: grant.organizationId,
       GRANTED_CONTEXT_IDS: JSON.stringify(grant.contextIds),
+      APPLICATION_ID: grant.applicationId,
       ISSUER: authUrl,
       AUDIENCE: baseUrl,
       POOL_MAX: "10"
@@ -583,6 +588,59 @@ const program = Effect.gen(function* () {
         }
       }
     })
+  }
+
+  if (selected.has("availability") || selected.has("preview")) {
+    // Booking: a week of a demo room's free time with start times for an hour, and a priced preview of one of them.
+    const room = yield* attempt("a demo room", async () => {
+      const response = await fetch(`${baseUrl}/v1/booking/resources`, { headers: bearer })
+      const body = (await response.json()) as { items: Array<{ id: string; kind: string; pricing: string }> }
+      const found = body.items.find((r) => r.kind === "room" && r.pricing === "time")
+      if (found === undefined) throw new Error("the demo Application sells no room priced by time")
+      return found.id
+    })
+    const windowFrom = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 3_600_000) * 3_600_000)
+    const windowQuery = `from=${windowFrom.toISOString()}&to=${new Date(windowFrom.getTime() + 7 * 86_400_000).toISOString()}&durationMinutes=60`
+    const availabilityUrl = `${baseUrl}/v1/booking/resources/${room}/availability?${windowQuery}`
+    const baselineAvailabilityUrl = `${baselineUrl}/availability?resourceId=${room}&${windowQuery}`
+    const starts = yield* attempt("availability", async () => {
+      const [ours, base] = await Promise.all([
+        fetch(availabilityUrl, { headers: bearer }).then((r) => r.json() as Promise<{ startTimes: Array<string> }>),
+        fetch(baselineAvailabilityUrl).then((r) => r.json() as Promise<{ startTimes: Array<string> }>)
+      ])
+      if (ours.startTimes.length === 0 || ours.startTimes.length !== base.startTimes.length) {
+        throw new Error(`start times differ: API ${ours.startTimes.length}, baseline ${base.startTimes.length}`)
+      }
+      return ours.startTimes
+    })
+    const previewBody = JSON.stringify({
+      resourceId: room,
+      period: { start: starts[0], end: new Date(Date.parse(starts[0] as string) + 3_600_000).toISOString() }
+    })
+    if (selected.has("availability")) {
+      plans.push({
+        target: "availability",
+        label: "GET booking resources/{id}/availability (a week, start times for an hour)",
+        ours: Effect.map(demoBearer, (headers) => ({ url: availabilityUrl, method: "GET", headers })),
+        baseline: { url: baselineAvailabilityUrl, method: "GET" }
+      })
+    }
+    if (selected.has("preview")) {
+      plans.push({
+        target: "preview",
+        label: "POST booking-requests/preview (one hour of a room, priced)",
+        ours: Effect.map(demoBearer, (headers) => ({
+          url: `${baseUrl}/v1/booking/booking-requests/preview`,
+          method: "POST",
+          headers: { ...JSON_HEADERS, ...headers },
+          body: previewBody
+        })),
+        baseline: { url: `${baselineUrl}/preview`, method: "POST", headers: JSON_HEADERS, body: previewBody }
+      })
+    }
+    notes.push(
+      `availability: the product's \`GET {base_url}/v1/booking/resources/{room}/availability\` for a week with \`durationMinutes=60\` (${starts.length} start times); preview: \`POST {base_url}/v1/booking/booking-requests/preview\` of one hour of the demo room; each with a demo token. Baseline: the same plain node:http process running the same SQL (the sellable resource with its rules through the visible-contexts CTE and the Application's grant, offered add-ons, live bookings) and the same pure functions of @propline/booking, no token verification.`
+    )
   }
 
   type Rounds = { ours: Array<Measurement>; baseline: Array<Measurement>; oursMemory: Array<UsageFigures>; baselineMemory: Array<UsageFigures> }

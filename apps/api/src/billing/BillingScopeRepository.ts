@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { sql } from "kysely"
-import { withVisibleContexts } from "../contexts/ContextRepository.js"
+import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
 import * as Sql from "../platform/Sql.js"
 
 /** The organization's billing integration and the contexts a grant sees. */
@@ -28,7 +28,7 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
       scope: (organizationId: string, grantedIds: ReadonlyArray<string>) =>
         Sql.rows(
           sql<ScopeRow>`
-            ${withVisibleContexts(organizationId, grantedIds)}
+            ${visibleContextsPrefix(organizationId, grantedIds)}
             select
               (select declared_gates from billing_integrations
                where organization_id = ${organizationId} and status = 'ready') as "declaredGates",

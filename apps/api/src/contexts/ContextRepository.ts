@@ -2,18 +2,34 @@
  * SQL of operational contexts: the contexts a grant sees — the granted ones of the organization and every context
  * below them (decisions 2) — and pages of them. Plain statements (`Sql.rows`): the list is a hot path.
  */
-import type { OperationalContextTable } from "@propline/db/Database"
+import type { Database, OperationalContextTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type RawBuilder, type Selectable, sql } from "kysely"
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
 
 /**
- * `with recursive visible(id) as (…)`: the granted contexts of the organization and their subtrees. A grant of a
- * context in another organization sees nothing there; an empty grant matches nothing (`in (null)`), without a
- * second statement shape. Capabilities that scope a query by visibility start their statement with this.
+ * `with recursive visible(id)`: the granted contexts of the organization and their subtrees. A grant of a context
+ * in another organization sees nothing there. Capabilities that scope a query by visibility start from this.
  */
-export const withVisibleContexts = (organizationId: string, grantedIds: ReadonlyArray<string>): RawBuilder<unknown> =>
+export const withVisibleContexts = (db: Kysely<Database>, organizationId: string, grantedIds: ReadonlyArray<string>) =>
+  db.withRecursive("visible(id)", (qb) =>
+    qb
+      .selectFrom("operationalContexts")
+      .select("id")
+      .where("organizationId", "=", organizationId)
+      // An empty grant matches nothing (`in (null)`), without a second query shape.
+      .where("id", "in", grantedIds.length === 0 ? [sql<string>`null`] : grantedIds)
+      .union((qb) =>
+        qb.selectFrom("operationalContexts as child").innerJoin("visible", "visible.id", "child.parentId").select("child.id")
+      )
+  )
+
+/**
+ * {@link withVisibleContexts} as a plain `with recursive visible(id) as (…)` prefix, for plain statements
+ * (`Sql.rows`) on hot paths: the same statement text the builder writes, without a builder per request.
+ */
+export const visibleContextsPrefix = (organizationId: string, grantedIds: ReadonlyArray<string>): RawBuilder<unknown> =>
   sql`with recursive visible(id) as (
         select id from operational_contexts
         where organization_id = ${organizationId}
@@ -32,6 +48,12 @@ const contextColumns = Sql.columns<Selectable<OperationalContextTable>>(
 
 export class ContextRepository extends Effect.Service<ContextRepository>()("@propline/api/contexts/ContextRepository", {
   succeed: {
+    /** Every operational context of the organization as `{ id, parentId }` (none when it does not exist). */
+    tree: (organizationId: string) =>
+      Sql.query((db) =>
+        db.selectFrom("operationalContexts").select(["id", "parentId"]).where("organizationId", "=", organizationId).execute()
+      ),
+
     /**
      * A page of the contexts visible to a grant, by creation time then id, after `after`; `limit + 1` rows.
      */
@@ -44,7 +66,7 @@ export class ContextRepository extends Effect.Service<ContextRepository>()("@pro
       grantedIds.length === 0
         ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ContextRow>>>([])
         : CursorPage.pageRows({
-            with: withVisibleContexts(organizationId, grantedIds),
+            with: visibleContextsPrefix(organizationId, grantedIds),
             columns: contextColumns,
             from: "operational_contexts as c",
             where: sql`c.id in (select id from visible)`,

@@ -9,11 +9,11 @@
 import * as Db from "@propline/db/Db"
 import { constantTimeEqual } from "@propline/identity/ClientSecret"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { issueSecret, MAX_ACTIVE_SECRETS, revokeSecret, secretDigest } from "../identity/Applications.js"
+import { MAX_ACTIVE_SECRETS } from "@propline/identity/Application"
+import { ApplicationService, secretDigest } from "../identity/ApplicationService.js"
 import type { DemoTenant } from "./DemoData.js"
+import { ensureOwnerOnly, readJsonFile, writePrivateFile } from "./PrivateFile.js"
 
 /** The file's name inside DATA_DIR. */
 export const DEMO_CREDENTIALS_FILE = "demo-credentials.json"
@@ -38,54 +38,28 @@ const SYSTEM_ACTOR = { type: "system", id: "demo-credentials" } as const
 
 /** The file's content, or undefined when it is missing, unreadable or not exactly the four string keys. */
 const readCredentialsFile = (path: string) =>
-  Effect.promise(async (): Promise<DemoCredentialsFile | undefined> => {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(path, "utf8"))
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
-      const record = parsed as Record<string, unknown>
-      const keys = ["client_id", "client_secret", "auth_url", "base_url"] as const
-      if (Object.keys(record).length !== keys.length || keys.some((key) => typeof record[key] !== "string")) {
-        return undefined
-      }
-      return {
-        client_id: record["client_id"] as string,
-        client_secret: record["client_secret"] as string,
-        auth_url: record["auth_url"] as string,
-        base_url: record["base_url"] as string
-      }
-    } catch {
+  Effect.map(readJsonFile(path), (parsed): DemoCredentialsFile | undefined => {
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
+    const record = parsed as Record<string, unknown>
+    const keys = ["client_id", "client_secret", "auth_url", "base_url"] as const
+    if (Object.keys(record).length !== keys.length || keys.some((key) => typeof record[key] !== "string")) {
       return undefined
     }
+    return {
+      client_id: record["client_id"] as string,
+      client_secret: record["client_secret"] as string,
+      auth_url: record["auth_url"] as string,
+      base_url: record["base_url"] as string
+    }
   })
 
-/**
- * Writes the file atomically: a temporary file with mode 0600 beside it, then a rename over it, so a reader sees
- * the old file or the new one, never a part. Creates `dataDir` when missing.
- */
+/** Writes the file (mode 0600, atomically), its keys in the documented order. */
 const writeCredentialsFile = (dataDir: string, path: string, content: DemoCredentialsFile) =>
-  Effect.promise(async () => {
-    await mkdir(dataDir, { recursive: true })
-    const temporary = `${path}.${randomUUID()}.tmp`
-    const ordered: DemoCredentialsFile = {
-      client_id: content.client_id,
-      client_secret: content.client_secret,
-      auth_url: content.auth_url,
-      base_url: content.base_url
-    }
-    try {
-      await writeFile(temporary, `${JSON.stringify(ordered, null, 2)}\n`, { mode: 0o600, flag: "wx" })
-      await chmod(temporary, 0o600) // whatever the umask did
-      await rename(temporary, path)
-    } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
-    }
-  })
-
-/** A kept file that someone made readable to others is narrowed to 0600 again. */
-const ensureOwnerOnly = (path: string) =>
-  Effect.promise(async () => {
-    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600)
+  writePrivateFile(dataDir, path, {
+    client_id: content.client_id,
+    client_secret: content.client_secret,
+    auth_url: content.auth_url,
+    base_url: content.base_url
   })
 
 /** Whether `secret` is an active secret of the Application (its digest compared in constant time). */
@@ -107,8 +81,9 @@ const isActiveSecret = (applicationId: string, secret: string) =>
  * A new secret for the demo Application. When it already holds {@link MAX_ACTIVE_SECRETS} active secrets, the
  * oldest is revoked first (audited, actor `system`). Runs in the caller's transaction.
  */
-const freshSecret = (applicationId: string, now: Date) =>
+const freshSecret = (applicationId: string) =>
   Effect.gen(function* () {
+    const applications = yield* ApplicationService
     const active = yield* Db.query((db) =>
       db
         .selectFrom("applicationSecrets")
@@ -120,11 +95,9 @@ const freshSecret = (applicationId: string, now: Date) =>
         .execute()
     )
     for (const secret of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_SECRETS - 1)))) {
-      yield* revokeSecret({ secretId: secret.id, actor: SYSTEM_ACTOR, now })
+      yield* applications.revokeSecret(applicationId, secret.id, SYSTEM_ACTOR).pipe(Effect.orDie)
     }
-    return yield* issueSecret({ applicationId, actor: SYSTEM_ACTOR, now }).pipe(
-      Effect.catchTag("SecretLimitReached", Effect.die)
-    )
+    return yield* applications.issueSecret(applicationId, SYSTEM_ACTOR).pipe(Effect.orDie)
   })
 
 /**
@@ -147,7 +120,6 @@ export const ensureDemoCredentials = (input: {
   readonly authUrl: string
   readonly baseUrl: string
   readonly seed: Pick<DemoTenant, "applicationId" | "clientId">
-  readonly now: Date
 }): Effect.Effect<DemoCredentials, never, Db.Db> =>
   Db.transaction(
     Effect.gen(function* () {
@@ -175,12 +147,16 @@ export const ensureDemoCredentials = (input: {
         }
         return { ...current, filePath }
       }
-      const { secret } = yield* freshSecret(input.seed.applicationId, input.now)
+      const { secret } = yield* freshSecret(input.seed.applicationId)
       const content = { client_id: input.seed.clientId, client_secret: secret, ...urls }
       yield* writeCredentialsFile(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoCredentials.ensureDemoCredentials"))
+  ).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.provide(ApplicationService.Default),
+    Effect.withSpan("DemoCredentials.ensureDemoCredentials")
+  )
 
 /**
  * The text the start command prints once the hosts listen: the two hosts, the credentials, the file they are in,

@@ -10,7 +10,7 @@ import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
-import { createApplication } from "../identity/Applications.js"
+import { ApplicationService } from "../identity/ApplicationService.js"
 import { demoPlan } from "./DemoCatalog.js"
 import { DEMO_APPLICATION_NAME, DEMO_IDS, DEMO_ORGANIZATION_NAME, SECOND_ORGANIZATION_NAME } from "./DemoIds.js"
 
@@ -131,10 +131,32 @@ const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
         .values([...plan.documentLines])
         .execute()
     )
+    yield* Db.query((db) => db.insertInto("bookingResources").values([...plan.bookingResources]).execute())
+    yield* Db.query((db) => db.insertInto("bookingPriceRules").values([...plan.bookingPriceRules]).execute())
+    yield* Db.query((db) => db.insertInto("bookingAddOnProducts").values([...plan.bookingAddOnProducts]).execute())
+    yield* Db.query((db) =>
+      db.insertInto("bookingResourceAddOnProducts").values([...plan.bookingResourceAddOnProducts]).execute()
+    )
   })
 
+/** Lets a demo Application sell every bookable resource of its organization (kept when already allowed). */
+const allowDemoBooking = (tenant: DemoTenant, now: Date) =>
+  Db.query((db) =>
+    db
+      .insertInto("bookingApplicationResources")
+      .columns(["applicationId", "resourceId", "createdAt"])
+      .expression((eb) =>
+        eb
+          .selectFrom("bookingResources")
+          .select([eb.val(tenant.applicationId).as("applicationId"), "id", eb.val(now).as("createdAt")])
+          .where("organizationId", "=", tenant.organizationId)
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute()
+  )
+
 /** The organization's oldest active demo Application, made now (granted its root context) when there is none. */
-const demoApplication = (organizationId: string, rootContextId: string, now: Date) =>
+const demoApplication = (organizationId: string, rootContextId: string) =>
   Effect.gen(function* () {
     const existing = yield* Db.query((db) =>
       db
@@ -149,14 +171,12 @@ const demoApplication = (organizationId: string, rootContextId: string, now: Dat
     )
     const application =
       existing ??
-      (yield* createApplication({
-        organizationId,
-        name: DEMO_APPLICATION_NAME,
-        roles: ["billing"],
-        contextIds: [rootContextId],
-        actor: SYSTEM_ACTOR,
-        now
-      }))
+      (yield* Effect.flatMap(ApplicationService, (applications) =>
+        applications.create(
+          { organizationId, name: DEMO_APPLICATION_NAME, roles: ["billing", "booking"], contextIds: [rootContextId] },
+          SYSTEM_ACTOR
+        )
+      ).pipe(Effect.orDie))
     return { organizationId, applicationId: application.id, clientId: application.clientId } satisfies DemoTenant
   })
 
@@ -216,8 +236,13 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
           }
         }
       }
-      const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext, now)
-      const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext, now)
+      const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext)
+      const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext)
+      yield* allowDemoBooking(first, now)
       return { seeded, ...first, second } satisfies DemoSeed
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoData.seedDemoData"))
+  ).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.provide(ApplicationService.Default),
+    Effect.withSpan("DemoData.seedDemoData")
+  )

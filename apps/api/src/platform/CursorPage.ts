@@ -45,7 +45,7 @@ export const keyed = <Row extends { readonly cursorAt: string; readonly id: stri
 
 /** What {@link pageRows} reads: trusted SQL names (never input) and the statement's parts. */
 export interface PageQuery<Row> {
-  /** A `with …` prefix the other parts may refer to (`withVisibleContexts`). */
+  /** A `with …` prefix the other parts may refer to (`visibleContextsPrefix`). */
   readonly with?: RawBuilder<unknown>
   /** The select list, `Sql.columns` of the row type. */
   readonly columns: RawBuilder<Row>

@@ -4,7 +4,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { type Effect, Layer, ManagedRuntime } from "effect"
+import { type Clock, type Effect, Layer, ManagedRuntime } from "effect"
 import { createServer } from "node:net"
 import * as AppConfig from "../../src/AppConfig.js"
 import { HostsLive } from "../../src/Hosts.js"
@@ -26,7 +26,14 @@ export interface TestApp {
   readonly dispose: () => Promise<void>
 }
 
-export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
+/**
+ * Starts both hosts over a fresh database of `kind`. With `clock`, every request of both hosts reads the time from
+ * it (a test moves it; nothing sleeps on it).
+ */
+export const start = async (
+  kind: Db.DbConfig["_tag"],
+  options: { readonly clock?: Clock.Clock } = {}
+): Promise<TestApp> => {
   const database = await TestDatabase.create(kind)
   const apiPort = await freePort()
   const authPort = await freePort()
@@ -37,10 +44,11 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
     authUrl: `http://127.0.0.1:${authPort}`,
     host: "127.0.0.1"
   })
-  const layer = HostsLive.pipe(
+  const hosts = HostsLive.pipe(
     Layer.provideMerge(Db.layer(database.config)),
     Layer.provideMerge(AppConfig.AppConfig.layer(config))
   )
+  const layer = options.clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(options.clock)))
   const runtime = ManagedRuntime.make(layer)
   await runtime.runtime()
   return {

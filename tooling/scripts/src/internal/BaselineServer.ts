@@ -10,15 +10,24 @@
  *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
  *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
  *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
- *   runs (`TokenIssuer.countRequest`: the current second's upsert, the client's stale-row delete, `last_used_at`,
- *   the client's other rows of the last 60 seconds) — but without judging the counts, and no discovery or error
- *   details beyond `invalid_client` / `invalid_request`.
+ *   runs (`TokenIssuer.countRequest`: the client's sliding-window upsert and `last_used_at`) — but without
+ *   acting on its verdict, and no discovery or error details beyond `invalid_client` / `invalid_request`.
  *
- * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), ISSUER, AUDIENCE, POOL_MAX (default
- * 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
+ * - `GET /availability?resourceId=&from=&to=&durationMinutes=` and `POST /preview` (`{resourceId, period}`): the
+ *   SQL the API runs for a booking resource's free time and a priced preview — the resource the Application may
+ *   sell (the visible-contexts CTE and its grant), its price rules, its offered add-ons (preview), the live bookings
+ *   near the window — then the same pure functions of `@propline/booking` (freePeriods and bookableStarts;
+ *   checkBooking), answered with `JSON.stringify`. No token verification: the Application comes from APPLICATION_ID.
+ *
+ * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), APPLICATION_ID, ISSUER, AUDIENCE,
+ * POOL_MAX (default 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
  */
 import { createHash, generateKeyPairSync, randomUUID, sign, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { bookableStarts, freePeriods } from "@propline/booking/Availability"
+import { checkBooking } from "@propline/booking/BookingCheck"
+import type { AddOnProduct } from "@propline/booking/AddOnProduct"
+import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import pg from "pg"
 import { billingBaseline, json } from "./BaselineBilling.js"
 
@@ -59,38 +68,32 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
 /**
  * The API's rate-limit statement (`TokenIssuer.countRequest`): the same SQL, with the placeholders numbered as
  * kysely numbers the API's (one per interpolation, in order), so the server plans both alike. Parameters: client id,
- * the current second, client id, client id, the window's edge (the second minus 60 s), now, the secret's id, now
- * minus a minute, client id, the window's edge.
+ * now, the admission id, the limit (60), now, the window's edge (now minus 60 s), the limit, the admission id, the
+ * edge, the admission id, now, the secret's id, now minus a minute.
  */
 const RATE_SQL = `
   with settings as (select set_config('synchronous_commit', 'off', true)),
-  counted as (
-    insert into token_rate_windows (client_id, window_start, request_count)
-    select $1, $2, 1 from settings
-    on conflict (client_id, window_start)
-    do update set request_count = token_rate_windows.request_count + 1
-    returning window_start, request_count
-  ),
-  swept as (
-    delete from token_rate_windows
-    where client_id = $3 and window_start in (
-      select w.window_start from token_rate_windows w
-      where w.client_id = $4 and w.window_start <= $5
-      for update skip locked
-    )
+  admission as (
+    insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
+    select $1, array[$2::timestamptz], $3::uuid from settings
+    on conflict (client_id) do update set
+      admitted_at = (
+        select case when count(*) < $4
+          then coalesce(array_agg(w.t order by w.t), '{}') || $5::timestamptz
+          else array_agg(w.t order by w.t) end
+        from unnest(r.admitted_at) as w(t) where w.t > $6
+      ),
+      last_admission_id = (
+        select case when count(*) < $7 then $8::uuid else r.last_admission_id end
+        from unnest(r.admitted_at) as w(t) where w.t > $9
+      )
+    returning last_admission_id = $10::uuid as admitted, admitted_at
   ),
   used as (
-    update application_secrets set last_used_at = $6
-    where id = $7 and (last_used_at is null or last_used_at <= $8)
+    update application_secrets set last_used_at = $11
+    where id = $12 and (last_used_at is null or last_used_at <= $13)
   )
-  select
-    counted.request_count as "requestCount",
-    w.window_start as "bucketStart",
-    w.request_count as "bucketCount"
-  from counted
-  left join token_rate_windows w
-    on w.client_id = $9 and w.window_start > $10
-    and w.window_start <> counted.window_start`
+  select admitted, admitted_at as "admittedAt" from admission`
 
 const CLIENT_SQL = `
   select a.id, a.organization_id, a.roles, s.id as secret_id, s.secret_digest,
@@ -141,19 +144,22 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   }
   if (client === undefined) return json(response, 401, { error: "invalid_client" })
   const now = Date.now()
-  const second = Math.floor(now / 1000) * 1000
-  const edge = new Date(second - 60_000)
+  const edge = new Date(now - 60_000)
+  const admission = randomUUID()
   await pool.query(RATE_SQL, [
     credentials.clientId,
-    new Date(second),
-    credentials.clientId,
-    credentials.clientId,
+    new Date(now),
+    admission,
+    60,
+    new Date(now),
     edge,
+    60,
+    admission,
+    edge,
+    admission,
     new Date(now),
     client.secret_id,
-    new Date(now - 60_000),
-    credentials.clientId,
-    edge
+    new Date(now - 60_000)
   ])
   const iat = Math.floor(now / 1000)
   const claims = {
@@ -177,12 +183,112 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   })
 }
 
+const applicationId = env("APPLICATION_ID")
+
+type Row = Record<string, unknown>
+
+const sellableResource = async (resourceId: string): Promise<BookableResource | undefined> => {
+  const { rows } = await pool.query<Row>(
+    `with recursive visible(id) as (
+       select id from operational_contexts where organization_id = $1 and id = any($2::uuid[])
+       union select c.id from operational_contexts c join visible v on c.parent_id = v.id)
+     select r.*, coalesce((select json_agg(p order by p.position) from booking_price_rules p where p.resource_id = r.id), '[]') as rules
+     from booking_resources r join booking_application_resources g on g.resource_id = r.id
+     where r.organization_id = $1 and r.status = 'active' and g.application_id = $3 and r.id = $4
+       and r.operational_context_id in (select id from visible)`,
+    [organizationId, grantedContextIds, applicationId, resourceId]
+  )
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const rules = (row["rules"] as Array<Row>).map(
+    (rule): PriceRule => ({
+      id: rule["id"] as string,
+      name: rule["name"] as string,
+      unit: rule["unit"] as PriceRule["unit"],
+      amountMinorUnits: Number(rule["amount_minor_units"]),
+      vatRateBasisPoints: rule["vat_rate_basis_points"] as number,
+      weekdays: rule["weekdays"] as PriceRule["weekdays"],
+      ...(rule["window_from"] === null ? {} : { window: { from: rule["window_from"] as string, to: rule["window_to"] as string } })
+    })
+  )
+  return {
+    id: row["id"] as string,
+    organizationId: row["organization_id"] as string,
+    operationalContextId: row["operational_context_id"] as string,
+    kind: row["kind"] as BookableResource["kind"],
+    name: row["name"] as string,
+    timeZone: row["time_zone"] as string,
+    capacity: row["capacity"] as number,
+    currency: row["currency"] as BookableResource["currency"],
+    openingHours: row["opening_hours"] as BookableResource["openingHours"],
+    minDurationMinutes: row["min_duration_minutes"] as number,
+    maxDurationMinutes: row["max_duration_minutes"] as number,
+    durationIncrementMinutes: row["duration_increment_minutes"] as number,
+    startIncrementMinutes: row["start_increment_minutes"] as number,
+    minimumNoticeMinutes: row["minimum_notice_minutes"] as number,
+    horizonDays: row["horizon_days"] as number,
+    bufferBeforeMinutes: row["buffer_before_minutes"] as number,
+    bufferAfterMinutes: row["buffer_after_minutes"] as number,
+    holdMinutes: row["hold_minutes"] as number,
+    ...(row["night_stays"] === null ? {} : { nightStays: row["night_stays"] as NonNullable<BookableResource["nightStays"]> }),
+    priceRules: rules
+  }
+}
+
+const livePeriods = async (resourceId: string, from: Date, to: Date) =>
+  (
+    await pool.query<{ starts_at: Date; ends_at: Date }>(
+      `select starts_at, ends_at from booking_requests where resource_id = $1 and starts_at < $3 and ends_at > $2
+         and (status = 'approved' or (status = 'pending' and hold_expires_at > now())) order by starts_at`,
+      [resourceId, from, to]
+    )
+  ).rows.map((row) => ({ start: row.starts_at, end: row.ends_at }))
+
+const availability = async (url: URL, response: ServerResponse): Promise<void> => {
+  const resource = await sellableResource(url.searchParams.get("resourceId") ?? "")
+  if (resource === undefined) return json(response, 404, { error: "not_found" })
+  const window = { from: new Date(url.searchParams.get("from") ?? ""), to: new Date(url.searchParams.get("to") ?? "") }
+  const duration = Number(url.searchParams.get("durationMinutes") ?? "60")
+  const reach = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes + duration) * 60_000
+  const otherBookings = await livePeriods(resource.id, new Date(window.from.getTime() - reach), new Date(window.to.getTime() + reach))
+  const now = new Date()
+  const state = { resource, otherBookings }
+  json(response, 200, {
+    resourceId: resource.id,
+    freePeriods: freePeriods(state, window, now),
+    startTimes: bookableStarts(state, window, duration, now)
+  })
+}
+
+const preview = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const body = JSON.parse((await readBody(request)) ?? "{}") as { resourceId: string; period: { start: string; end: string } }
+  const resource = await sellableResource(body.resourceId)
+  if (resource === undefined) return json(response, 404, { error: "not_found" })
+  const start = new Date(body.period.start)
+  const end = new Date(body.period.end)
+  const gap = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes) * 60_000
+  const [addOns, otherBookings] = await Promise.all([
+    pool.query<Row>(
+      `select p.* from booking_add_on_products p join booking_resource_add_on_products o on o.add_on_product_id = p.id
+       where o.resource_id = $1 order by p.created_at, p.id`,
+      [resource.id]
+    ),
+    livePeriods(resource.id, new Date(start.getTime() - gap), new Date(end.getTime() + gap))
+  ])
+  const offeredAddOns = addOns.rows.map((row) => ({ id: row["id"], currency: row["currency"], retired: row["retired_at"] !== null }) as unknown as AddOnProduct)
+  const checked = checkBooking({ resource, offeredAddOns, otherBookings }, { time: { _tag: "Period", start, end }, addOns: [] }, new Date())
+  if (checked._tag === "Left") return json(response, checked.left.status, { code: checked.left.code })
+  json(response, 200, { resourceId: resource.id, start, end, price: checked.right.price })
+}
+
 const passPath = /^\/pass\/([0-9a-f-]{36})$/
 
 const route = (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1")
   if (request.method === "GET" && url.pathname === "/send-queue") return billing.sendQueue(url, response)
   if (request.method === "POST" && url.pathname === "/oauth/token") return token(request, response)
+  if (request.method === "GET" && url.pathname === "/availability") return availability(url, response)
+  if (request.method === "POST" && url.pathname === "/preview") return preview(request, response)
   const pass = request.method === "POST" ? passPath.exec(url.pathname) : null
   if (pass !== null) {
     return readBody(request).then((body) =>
