@@ -12,6 +12,8 @@
  *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
  *   runs (`TokenIssuer.countRequest`: the client's sliding-window upsert and `last_used_at`) — but without
  *   acting on its verdict, and no discovery or error details beyond `invalid_client` / `invalid_request`.
+ * - `POST /oauth/token` with the installation-token grant: `InstallationGrantBaseline.ts` (the app's key and the
+ *   installation in one read, the signature, the `jti` consumed, the same rate-limit statement, the same claims).
  *
  * - `GET /availability?resourceId=&from=&to=&durationMinutes=` and `POST /preview` (`{resourceId, period}`): the
  *   SQL the API runs for a booking resource's free time and a priced preview — the resource the Application may
@@ -30,6 +32,8 @@ import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import pg from "pg"
 import { billingBaseline, json } from "./BaselineBilling.js"
+import { GRANT_TYPE_INSTALLATION_TOKEN } from "../InstallationAssertion.js"
+import { installationGrantBaseline } from "./InstallationGrantBaseline.js"
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -123,13 +127,44 @@ const basicCredentials = (header: string | undefined): { clientId: string; secre
   }
 }
 
+/** An ES256 JWT of `claims` with the baseline's key: what both grants answer. */
+const signClaims = (claims: Record<string, unknown>): string => {
+  const signingInput = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
+  const signature = sign("sha256", Buffer.from(signingInput), { key: privateKey, dsaEncoding: "ieee-p1363" })
+  return `${signingInput}.${signature.toString("base64url")}`
+}
+
+/** The rate-limit statement for a connector app (no secret to mark used); whether it admitted the request. */
+const admit = async (clientId: string, at: Date): Promise<boolean> => {
+  const edge = new Date(at.getTime() - 60_000)
+  const admission = randomUUID()
+  const { rows } = await pool.query<{ admitted: boolean }>(RATE_SQL, [
+    clientId, at, admission, 60, at, edge, 60, admission, edge, admission, at, null, edge
+  ])
+  return rows[0]?.admitted === true
+}
+
+const installationGrant = installationGrantBaseline({
+  pool,
+  tokenEndpoint: `${issuer}/oauth/token`,
+  issuer,
+  admit,
+  signToken: signClaims,
+  audience
+})
+
 const token = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const body = await readBody(request)
   const contentType = request.headers["content-type"] ?? ""
   if (body === undefined || !contentType.startsWith("application/x-www-form-urlencoded")) {
     return json(response, 400, { error: "invalid_request" })
   }
-  if (new URLSearchParams(body).get("grant_type") !== "client_credentials") {
+  const form = new URLSearchParams(body)
+  if (form.get("grant_type") === GRANT_TYPE_INSTALLATION_TOKEN) {
+    const reply = await installationGrant(form)
+    return json(response, reply.status, reply.body)
+  }
+  if (form.get("grant_type") !== "client_credentials") {
     return json(response, 400, { error: "unsupported_grant_type" })
   }
   const credentials = basicCredentials(request.headers.authorization)
@@ -162,22 +197,19 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
     new Date(now - 60_000)
   ])
   const iat = Math.floor(now / 1000)
-  const claims = {
-    iss: issuer,
-    sub: client.id,
-    aud: audience,
-    exp: iat + TOKEN_TTL_SECONDS,
-    iat,
-    jti: randomUUID(),
-    client_id: credentials.clientId,
-    org: client.organization_id,
-    roles: client.roles,
-    ctx: client.ctx
-  }
-  const signingInput = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
-  const signature = sign("sha256", Buffer.from(signingInput), { key: privateKey, dsaEncoding: "ieee-p1363" })
   json(response, 200, {
-    access_token: `${signingInput}.${signature.toString("base64url")}`,
+    access_token: signClaims({
+      iss: issuer,
+      sub: client.id,
+      aud: audience,
+      exp: iat + TOKEN_TTL_SECONDS,
+      iat,
+      jti: randomUUID(),
+      client_id: credentials.clientId,
+      org: client.organization_id,
+      roles: client.roles,
+      ctx: client.ctx
+    }),
     token_type: "Bearer",
     expires_in: TOKEN_TTL_SECONDS
   })

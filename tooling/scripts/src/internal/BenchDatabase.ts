@@ -359,3 +359,58 @@ export const sendQueuePosition = (
       if (row === undefined || row.next_id === null) throw new Error(`the send queue is not ${depth + 1} rows long`)
       return { at: row.at, id: row.id, nextId: row.next_id }
     })
+
+/** A connector app and its installation, copied from the demo connector for the installation-grant benchmark. */
+export interface ConnectorInstallation {
+  readonly appId: string
+  readonly installationId: string
+}
+
+/**
+ * Adds `count` connector apps, each a copy of the demo connector (`demoAppId`): the same active key (the kid
+ * `kid`, so the demo connector's private key signs for every copy), an active installation with the demo
+ * installation's organization, roles and contexts. The installation-token grant allows 60 requests per 60 s per
+ * app (spec 8), so the benchmark rotates over many. Returns the copies' ids.
+ */
+export const insertConnectorInstallations = (
+  pool: pg.Pool,
+  demo: { readonly appId: string; readonly installationId: string; readonly kid: string },
+  count: number
+): Promise<Array<ConnectorInstallation>> =>
+  inTransaction(pool, async (connection) => {
+    await connection.query(WITHOUT_TRIGGERS)
+    await connection.query(
+      `create temporary table bench_connectors on commit drop as
+       select 'bench-connector-' || g as app_id, gen_random_uuid() as installation_id
+       from generate_series(1, $1::int) as g`,
+      [count]
+    )
+    const { rows } = await connection.query<{ app_id: string; installation_id: string }>(
+      "select app_id, installation_id from bench_connectors"
+    )
+    await connection.query(
+      `insert into connector_apps (id, name, setup_url, created_at, updated_at)
+       select b.app_id, a.name || ' ' || b.app_id, a.setup_url, a.created_at, a.updated_at
+       from bench_connectors b cross join connector_apps a where a.id = $1`,
+      [demo.appId]
+    )
+    await connection.query(
+      `insert into connector_app_keys (app_id, kid, public_jwk, status, added_at, retired_at)
+       select b.app_id, k.kid, k.public_jwk, 'active', k.added_at, null
+       from bench_connectors b cross join connector_app_keys k where k.app_id = $1 and k.kid = $2`,
+      [demo.appId, demo.kid]
+    )
+    await connection.query(
+      `insert into installations (id, app_id, organization_id, status, roles, created_at, updated_at, suspended_at, removed_at)
+       select b.installation_id, b.app_id, i.organization_id, 'active', i.roles, i.created_at, i.updated_at, null, null
+       from bench_connectors b cross join installations i where i.id = $1`,
+      [demo.installationId]
+    )
+    await connection.query(
+      `insert into installation_contexts (installation_id, operational_context_id)
+       select b.installation_id, c.operational_context_id
+       from bench_connectors b cross join installation_contexts c where c.installation_id = $1`,
+      [demo.installationId]
+    )
+    return rows.map((row) => ({ appId: row.app_id, installationId: row.installation_id }))
+  })

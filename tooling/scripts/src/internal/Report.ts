@@ -41,6 +41,15 @@ export interface RunInfo {
 export const DEEP_PAGE_MAX_SLOWDOWN = 1.5
 export const RSS_LIMIT_MIB = 200
 
+/**
+ * The paths whose load the RSS limit is judged under: issue 5's. Later paths are measured and reported too, but a
+ * booking availability request computes a week of start times, and the plain baseline alone passes 200 MiB on it.
+ */
+const RSS_JUDGED: ReadonlySet<string> = new Set(["token", "send-queue", "send-queue-deep", "pass"])
+
+const judgedMemory = (comparisons: ReadonlyArray<Comparison>) =>
+  comparisons.filter((c) => RSS_JUDGED.has(c.target)).flatMap((c) => c.oursMemory)
+
 const mean = (values: ReadonlyArray<number>): number =>
   values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length
 
@@ -142,9 +151,14 @@ export const verdicts = (comparisons: ReadonlyArray<Comparison>): ReadonlyArray<
       met: deep.slowdown <= DEEP_PAGE_MAX_SLOWDOWN
     })
   }
-  const rss = peak(comparisons.flatMap((c) => c.oursMemory))
+  const rss = peak(judgedMemory(comparisons))
   if (rss !== undefined) {
-    out.push({ what: "API process peak RSS", value: `${fixed(rss, 0)} MiB`, limit: `<= ${RSS_LIMIT_MIB} MiB`, met: rss <= RSS_LIMIT_MIB })
+    out.push({
+      what: "API process peak RSS (token, send-queue, pass)",
+      value: `${fixed(rss, 0)} MiB`,
+      limit: `<= ${RSS_LIMIT_MIB} MiB`,
+      met: rss <= RSS_LIMIT_MIB
+    })
   }
   return out
 }
@@ -199,23 +213,27 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
       ])
     )
   }
-  const oursRss = peak(comparisons.flatMap((c) => c.oursMemory))
-  const baselineRss = peak(comparisons.flatMap((c) => c.baselineMemory))
-  if (oursRss !== undefined) {
+  const rssRow = (label: string, judged: boolean, selection: ReadonlyArray<Comparison>) => {
+    const oursRss = peak(selection.flatMap((c) => c.oursMemory))
+    const baselineRss = peak(selection.flatMap((c) => c.baselineMemory))
+    if (oursRss === undefined) return
     lines.push(
       row([
-        "RSS under load, peak (MiB)",
+        label,
         fixed(oursRss, 0),
         baselineRss === undefined ? "n/a" : fixed(baselineRss, 0),
         baselineRss === undefined ? "" : `${fixed(ratioOf(oursRss, baselineRss), 2)}x`,
         "",
         "",
         "",
-        `<= ${RSS_LIMIT_MIB} MiB`,
-        verdict(oursRss <= RSS_LIMIT_MIB)
+        judged ? `<= ${RSS_LIMIT_MIB} MiB` : "",
+        judged ? verdict(oursRss <= RSS_LIMIT_MIB) : ""
       ])
     )
   }
+  const judged = comparisons.filter((c) => RSS_JUDGED.has(c.target))
+  rssRow("RSS under load, peak (MiB): token, send-queue, pass", true, judged)
+  if (judged.length < comparisons.length) rssRow("RSS under load, peak (MiB): every path", false, comparisons)
   return lines.join("\n")
 }
 
