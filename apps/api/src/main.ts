@@ -1,8 +1,8 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
- * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
- * DATA_DIR/demo-credentials.json (the demo Application) and DATA_DIR/demo-connector.json (the demo connector's
- * installation and private key), and serves the identity host (AUTH_PORT) and the API host (API_PORT).
+ * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true) and its signing demo
+ * (once), writes DATA_DIR/demo-credentials.json (the demo Application) and DATA_DIR/demo-connector.json (the demo
+ * connector's installation and private key), and serves the identity host (AUTH_PORT) and the API host (API_PORT).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
@@ -11,7 +11,11 @@ import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.j
 import { seedDemoData } from "./demo/DemoData.js"
 import { DEMO_IDS } from "./demo/DemoIds.js"
 import { demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
+import { ensureDemoSigning } from "./demo/signing/DemoSigning.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
+import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
+import { SigningOperatorService } from "./signing/SigningOperatorService.js"
+import { StorageLive } from "./storage/StorageConfig.js"
 
 const demo = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -29,6 +33,9 @@ const demo = Effect.gen(function* () {
     )
   )
   if (seed === undefined) return undefined
+  yield* ensureDemoSigning.pipe(
+    Effect.provide(Layer.merge(SigningOperatorService.Default, SigningAttemptRepository.Default))
+  )
   const credentials = yield* ensureDemoCredentials({
     dataDir: config.dataDir,
     authUrl: config.authUrl,
@@ -55,6 +62,7 @@ const program = Effect.gen(function* () {
 }).pipe(Effect.scoped)
 
 program.pipe(
+  Effect.provide(StorageLive),
   Effect.provide(DatabaseLive),
   Effect.provide(AppConfig.fromEnv),
   NodeRuntime.runMain

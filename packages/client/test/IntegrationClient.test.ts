@@ -8,7 +8,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { Authentication, Principal } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
-import { BillingRole, BookingRole } from "@propline/contract/Roles"
+import { BillingRole, BookingRole, SigningRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { Effect, Layer, Redacted, TestClock } from "effect"
 import * as IntegrationClient from "../src/IntegrationClient.js"
@@ -62,6 +62,35 @@ const BillingTest = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =
     )
     .handle("rejectProposal", () => Effect.fail(problem.notFound("no such proposal")))
     .handle("reportFailed", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "not approved")))
+    .handle("reportSent", () => Effect.fail(problem.validationFailed([{ path: "/paymentReference", message: "check digit" }])))
+    .handle("reportPayment", () => Effect.fail(problem.conflict("BILLING_PAYMENT_REPLAY_MISMATCH", "other content")))
+    .handle("reportPaymentByExternalReference", ({ path }) =>
+      Effect.fail(problem.notFound(`no invoice ${path.externalReference}`))
+    )
+    .handle("reportPaymentReversed", () => Effect.fail(problem.badRequest("BILLING_PAYMENT_NOT_FOUND", "no payment")))
+    .handle("reportPaymentReversedByExternalReference", () => Effect.fail(problem.notFound("no invoice")))
+    .handle("reportWriteOff", () => Effect.fail(problem.badRequest("BILLING_WRITE_OFF_AMOUNT_INVALID", "beyond")))
+    .handle("getWithdrawalQueue", () =>
+      Effect.succeed({
+        items: [
+          {
+            invoiceId: proposalId as never,
+            organizationId: organizationId as never,
+            operationalContextId: organizationId as never,
+            invoiceNumber: 1042,
+            documentKind: "invoice" as const,
+            currency: "SEK" as const,
+            totalGrossMinorUnits: 1_250_000,
+            invoiceStatus: "approved" as const,
+            status: "pending" as const,
+            deletedAt: new Date("2026-11-02T08:00:00.000Z"),
+            updatedAt: new Date("2026-11-02T08:00:00.000Z")
+          } as never
+        ],
+        nextCursor: null
+      })
+    )
+    .handle("reportDiscarded", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "discarded")))
 )
 
 // The booking group is not exercised here; every operation answers 404.
@@ -78,6 +107,34 @@ const BookingTest = HttpApiBuilder.group(IntegrationApi, "booking", (handlers) =
     .handle("getBookingRequest", missing)
 })
 
+const attemptId = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+const attemptJson = {
+  id: attemptId,
+  organizationId,
+  operationalContextId: organizationId,
+  contractId: organizationId,
+  status: "started" as const,
+  title: "Contract K-1",
+  parties: [],
+  providerDocumentId: "scrive-1",
+  queuedAt: new Date("2026-11-01T08:00:00.000Z"),
+  startedAt: new Date("2026-11-01T09:00:00.000Z"),
+  updatedAt: new Date("2026-11-01T09:00:00.000Z")
+}
+
+const SigningTest = HttpApiBuilder.group(IntegrationApi, "crm", (handlers) =>
+  handlers
+    .handle("getSigningQueue", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("getWithdrawalQueue", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("started", () => Effect.succeed(attemptJson as never))
+    .handle("signedDocumentUpload", () => Effect.fail(problem.notFound("no such attempt")))
+    .handle("signed", () => Effect.fail(problem.badRequest("CRM_SIGNED_DOCUMENT_REJECTED", "no stored PDF")))
+    .handle("declined", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+    .handle("expired", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+    .handle("withdrawn", () => Effect.fail(problem.badRequest("CRM_AGREEMENT_TRANSITION_INVALID", "not asked")))
+    .handle("failed", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+)
+
 const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
 )
@@ -85,11 +142,12 @@ const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts",
 const server = HttpApiBuilder.toWebHandler(
   Layer.mergeAll(
     HttpApiBuilder.api(IntegrationApi).pipe(
-      Layer.provide([BillingTest, BookingTest, ContextsTest]),
+      Layer.provide([BillingTest, BookingTest, SigningTest, ContextsTest]),
       Layer.provide([
         AuthenticationTest,
         Layer.succeed(BillingRole, Effect.void),
         Layer.succeed(BookingRole, Effect.void),
+        Layer.succeed(SigningRole, Effect.void),
         Layer.succeed(JsonBody, Effect.void)
       ])
     ),
@@ -107,6 +165,20 @@ const client = (accessToken: string) =>
   )
 
 describe("IntegrationClient", () => {
+  it.effect("reports a signing outcome and decodes the SigningAttempt; a refusal keeps its CRM code", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const attempt = yield* api.crm.started({
+        path: { attemptId: attemptId as never },
+        payload: { providerDocumentId: "scrive-1" }
+      })
+      expect(attempt.status).toBe("started")
+      expect(attempt.startedAt).toBeInstanceOf(Date)
+      const error = yield* Effect.flip(api.crm.signed({ path: { attemptId: attemptId as never }, payload: { uploadId: attemptId } }))
+      expect(error).toMatchObject({ status: 400, code: "CRM_SIGNED_DOCUMENT_REJECTED" })
+    })
+  )
+
   it.effect("decodes a page into the contract's classes and sends the bearer token", () =>
     Effect.gen(function* () {
       const api = yield* client("good-token")
@@ -138,6 +210,31 @@ describe("IntegrationClient", () => {
         api.billing.rejectProposal({ path: { proposalId: proposalId as never }, payload: { reason: "x" } })
       )
       expect(notFound).toMatchObject({ status: 404, title: "Not Found" })
+    })
+  )
+
+  it.effect("reaches the settlement operations: money-report problems by status and code, withdrawals decoded", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const payment = { paymentId: "P-1", amountMinorUnits: 100, paidOn: "2026-11-02" }
+      expect(yield* Effect.flip(api.billing.reportPayment({ path: { invoiceId: proposalId as never }, payload: payment }))).toMatchObject({
+        status: 409,
+        code: "BILLING_PAYMENT_REPLAY_MISMATCH"
+      })
+      const byReference = yield* Effect.flip(
+        api.billing.reportPaymentByExternalReference({ path: { externalReference: encodeURIComponent("ERP 7/1") }, payload: payment })
+      )
+      expect(byReference).toMatchObject({ status: 404, detail: "no invoice ERP 7/1" })
+      const sent = yield* Effect.flip(
+        api.billing.reportSent({
+          path: { invoiceId: proposalId as never },
+          payload: { issuedInvoiceNumber: "F-1", issuedInvoiceDate: "2026-11-02", issuedTotalGrossMinorUnits: 1 }
+        })
+      )
+      expect(sent).toMatchObject({ status: 400, code: "VALIDATION_FAILED", issues: [{ path: "/paymentReference" }] })
+      const queue = yield* api.billing.getWithdrawalQueue({ urlParams: {} })
+      expect(queue.items[0]?.deletedAt).toBeInstanceOf(Date)
+      expect(queue.items[0]?.status).toBe("pending")
     })
   )
 

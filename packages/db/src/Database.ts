@@ -6,10 +6,15 @@ import type { AuditLogTable, EventTable } from "./schema/Audit.js"
 import type {
   BillingIntegrationTable,
   ChargeTable,
+  CreditActTable,
   DocumentLineTable,
   InvoiceProposalTable,
   InvoiceRunTable,
-  InvoiceTable
+  InvoiceTable,
+  InvoiceWithdrawalTable,
+  PaymentReversalTable,
+  PaymentTable,
+  WriteOffTable
 } from "./schema/Billing.js"
 import type {
   BookingAddOnProductTable,
@@ -33,6 +38,14 @@ import type {
   TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
+import type {
+  SignedDocumentUploadTable,
+  SigningAttemptTable,
+  SigningDocumentTable,
+  SigningPartyTable,
+  SigningSignerTable,
+  UrlSigningKeyTable
+} from "./schema/Signing.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
@@ -40,6 +53,7 @@ export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Organizations.js"
+export type * from "./schema/Signing.js"
 
 export interface Database {
   organizations: OrganizationTable
@@ -54,6 +68,11 @@ export interface Database {
   invoiceProposals: InvoiceProposalTable
   invoices: InvoiceTable
   documentLines: DocumentLineTable
+  payments: PaymentTable
+  paymentReversals: PaymentReversalTable
+  writeOffs: WriteOffTable
+  invoiceWithdrawals: InvoiceWithdrawalTable
+  creditActs: CreditActTable
   applications: ApplicationTable
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable
@@ -72,4 +91,10 @@ export interface Database {
   bookingRequests: BookingRequestTable
   auditLog: AuditLogTable
   events: EventTable
+  signingDocuments: SigningDocumentTable
+  signingAttempts: SigningAttemptTable
+  signingParties: SigningPartyTable
+  signingSigners: SigningSignerTable
+  signedDocumentUploads: SignedDocumentUploadTable
+  urlSigningKeys: UrlSigningKeyTable
 }

@@ -1,15 +1,30 @@
 /**
  * HTTP handlers of the billing group: decoding is the contract's schemas (the role and body checks its
- * middleware), each handler calls {@link BillingService} and writes domain records and queue rows as the
- * contract's Invoice / InvoiceProposal (spec 2.1, 2.2) with the contract's compiled encoders
- * (`@propline/contract/JsonEncoder`): the JSON the endpoint's Schema would write, without re-validating our own
- * records or building the Schema's classes.
+ * middleware), each handler calls {@link BillingService} and encodes domain records as the contract's Invoice /
+ * InvoiceProposal (spec 2.1, 2.2). The hot paths (the queues, pass, reject and report-failed) write their records
+ * and queue rows with the contract's compiled encoders (`@propline/contract/JsonEncoder`): the JSON the endpoint's
+ * Schema would write, without re-validating our own records or building the Schema's classes.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { isOverdue } from "@propline/billing/Invoice"
+import { isOverdue, withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
+import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
-import { InvoicePage, PassProposalResponse, ProposalPage } from "@propline/contract/Billing"
+import type { BillingRefusal } from "@propline/billing/BillingRefusal"
+import type { WithdrawalRecord } from "@propline/billing/InvoiceWithdrawal"
+import type * as Settlement from "@propline/billing/Settlement"
+import type { PrincipalShape } from "@propline/contract/Authentication"
+import {
+  InvoicePage,
+  PassProposalResponse,
+  ProposalPage,
+  type ReportPaymentRequest,
+  type ReportPaymentReversedRequest
+} from "@propline/contract/Billing"
+import { InvoiceWithdrawal } from "@propline/contract/InvoiceWithdrawal"
+import { problem } from "@propline/contract/Problem"
+import type * as Db from "@propline/db/Db"
+import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
 import * as JsonEncoder from "@propline/contract/JsonEncoder"
@@ -18,7 +33,8 @@ import { Clock, Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { encodedJson } from "../platform/JsonResponse.js"
 import { toProblem } from "../platform/Problems.js"
-import { BillingService } from "./BillingService.js"
+import type { RecordNotFound } from "../platform/RecordNotFound.js"
+import { BillingService, type InvoiceTarget } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
 
@@ -29,11 +45,34 @@ const encodePassResponse = JsonEncoder.make(PassProposalResponse)
 const encodeInvoice = JsonEncoder.make(Invoice)
 const encodeProposal = JsonEncoder.make(InvoiceProposal)
 
-/** A stored invoice (record or queue row) as the contract's Invoice: with `overdue` for `today` (spec 2.1). */
-const withOverdue = <A extends Parameters<typeof isOverdue>[0]>(invoice: A, today: string) => ({
+/** A stored invoice (record or queue row) as the encoders take it: with `overdue` for `today` (spec 2.1). */
+const overdueFor = <A extends Parameters<typeof isOverdue>[0]>(invoice: A, today: string) => ({
   ...invoice,
   overdue: isOverdue(invoice, today)
 })
+
+/** Domain record → contract class. Our own data, already valid: constructed without re-validation. */
+export const toInvoice = (record: InvoiceRecord, today: string): Invoice =>
+  new Invoice(
+    {
+      ...withOverdue(record, today),
+      id: record.id as InvoiceId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
+
+export const toProposal = (record: InvoiceProposalRecord): InvoiceProposal =>
+  new InvoiceProposal(
+    {
+      ...record,
+      id: record.id as ProposalId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )
 
 export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =>
   Effect.gen(function* () {
@@ -56,7 +95,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const page = yield* billing.sendQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
           return encodedJson(
-            encodeInvoicePage({ items: page.items.map((row) => withOverdue(row, today)), nextCursor: page.nextCursor })
+            encodeInvoicePage({ items: page.items.map((row) => overdueFor(row, today)), nextCursor: page.nextCursor })
           )
         })
       )
@@ -66,7 +105,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const result = yield* billing.passProposal(principal, path.proposalId, payload.externalReference).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
           return encodedJson(
-            encodePassResponse({ proposal: result.proposal, invoice: withOverdue(result.invoice, today) }),
+            encodePassResponse({ proposal: result.proposal, invoice: overdueFor(result.invoice, today) }),
             201
           )
         })
@@ -82,8 +121,106 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
         Effect.gen(function* () {
           const principal = yield* Principal
           const invoice = yield* billing.reportFailed(principal, path.invoiceId, payload.reason).pipe(Effect.mapError(toProblem))
-          return encodedJson(encodeInvoice(withOverdue(invoice, yield* todayIn)), 201)
+          return encodedJson(encodeInvoice(overdueFor(invoice, yield* todayIn)), 201)
         })
       )
+      .handle("reportSent", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const invoice = yield* billing.reportSent(principal, path.invoiceId, payload).pipe(Effect.mapError(billingProblem))
+          return toInvoice(invoice, yield* todayIn)
+        })
+      )
+      .handle("reportPayment", ({ path, payload }) =>
+        answerInvoice(billing.reportPayment, { invoiceId: path.invoiceId }, paymentCommand(payload))
+      )
+      .handle("reportPaymentByExternalReference", ({ path, payload }) =>
+        answerInvoice(billing.reportPayment, { externalReference: path.externalReference }, paymentCommand(payload))
+      )
+      .handle("reportPaymentReversed", ({ path, payload }) =>
+        answerInvoice(billing.reportPaymentReversed, { invoiceId: path.invoiceId }, reversalCommand(payload))
+      )
+      .handle("reportPaymentReversedByExternalReference", ({ path, payload }) =>
+        answerInvoice(billing.reportPaymentReversed, { externalReference: path.externalReference }, reversalCommand(payload))
+      )
+      .handle("reportWriteOff", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const invoice = yield* billing
+            .reportWriteOff(principal, path.invoiceId, {
+              writeOffId: payload.writeOffId,
+              amountMinorUnits: payload.amountMinorUnits,
+              writtenOffOn: payload.writtenOffOn,
+              ...(payload.reason !== undefined ? { reason: payload.reason } : {})
+            })
+            .pipe(Effect.mapError(billingProblem))
+          return toInvoice(invoice, yield* todayIn)
+        })
+      )
+      .handle("getWithdrawalQueue", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const after = yield* CursorPage.decode("withdrawal-queue", urlParams.cursor)
+          const page = yield* billing
+            .withdrawalQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT)
+            .pipe(Effect.mapError(toProblem))
+          return { items: page.items.map(toWithdrawal), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("reportDiscarded", ({ path }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const withdrawal = yield* billing.reportDiscarded(principal, path.invoiceId).pipe(Effect.mapError(toProblem))
+          return toWithdrawal(withdrawal)
+        })
+      )
+
+    /** A money report's answer: the invoice as it now is (200, a replay included). */
+    function answerInvoice<C>(
+      report: (
+        principal: PrincipalShape,
+        target: InvoiceTarget,
+        command: C
+      ) => Effect.Effect<InvoiceRecord, BillingRefusal | RecordNotFound, Db.Db>,
+      target: InvoiceTarget,
+      command: C
+    ) {
+      return Effect.gen(function* () {
+        const principal = yield* Principal
+        const invoice = yield* report(principal, target, command).pipe(Effect.mapError(billingProblem))
+        return toInvoice(invoice, yield* todayIn)
+      })
+    }
   })
 )
+
+const paymentCommand = (payload: ReportPaymentRequest): Settlement.ReportPaymentCommand => ({
+  paymentId: payload.paymentId,
+  amountMinorUnits: payload.amountMinorUnits,
+  paidOn: payload.paidOn,
+  ...(payload.currency !== undefined ? { currency: payload.currency } : {})
+})
+
+const reversalCommand = (payload: ReportPaymentReversedRequest): Settlement.ReportPaymentReversedCommand => ({
+  paymentId: payload.paymentId,
+  reversedOn: payload.reversedOn,
+  ...(payload.reason !== undefined ? { reason: payload.reason } : {})
+})
+
+/**
+ * A billing failure as its problem: fields the invoice decides are VALIDATION_FAILED with their issues, like any
+ * other invalid input (spec 7.1); everything else as the kernel maps it.
+ */
+const billingProblem = (error: BillingRefusal | RecordNotFound) =>
+  error._tag === "FieldsInvalid" ? problem.validationFailed(error.issues, error.detail) : toProblem(error)
+
+export const toWithdrawal = (record: WithdrawalRecord): InvoiceWithdrawal =>
+  new InvoiceWithdrawal(
+    {
+      ...record,
+      invoiceId: record.invoiceId as InvoiceId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )

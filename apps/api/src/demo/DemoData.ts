@@ -10,9 +10,12 @@ import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
+import { BillingOperatorService } from "../billing/BillingOperatorService.js"
+import { BillingService } from "../billing/BillingService.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { demoPlan } from "./DemoCatalog.js"
 import { DEMO_APPLICATION_NAME, DEMO_IDS, DEMO_ORGANIZATION_NAME, SECOND_ORGANIZATION_NAME } from "./DemoIds.js"
+import { playDemoLife } from "./billing/DemoBillingLife.js"
 
 /** The demo Application of one organization: ids the credentials file and the harness need. */
 export interface DemoTenant {
@@ -55,6 +58,9 @@ export class DemoOrganizationMissing extends Data.TaggedError("DemoOrganizationM
 export const DEMO_SEED_LOCK_KEY = 0x64656d6f
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-seed" } as const
+
+/** The roles of the demo Applications: the ERP connector's, the booking website's and the e-signing connector's. */
+export const DEMO_APPLICATION_ROLES = ["billing", "booking", "signing"] as const
 
 /** Inserts every row of the plan, table by table in foreign-key order. */
 const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
@@ -169,11 +175,23 @@ const demoApplication = (organizationId: string, rootContextId: string) =>
         .orderBy("id")
         .executeTakeFirst()
     )
+    if (existing !== undefined) {
+      // A demo Application made before booking and signing existed gets their roles too.
+      const roles = sql`${[...DEMO_APPLICATION_ROLES]}::text[]`
+      yield* Db.query((db) =>
+        db
+          .updateTable("applications")
+          .set({ roles: sql<Array<string>>`array(select distinct role from unnest(roles || ${roles}) as role order by role)` })
+          .where("id", "=", existing.id)
+          .where(sql<boolean>`not (roles @> ${roles})`)
+          .execute()
+      )
+    }
     const application =
       existing ??
       (yield* Effect.flatMap(ApplicationService, (applications) =>
         applications.create(
-          { organizationId, name: DEMO_APPLICATION_NAME, roles: ["billing", "booking"], contextIds: [rootContextId] },
+          { organizationId, name: DEMO_APPLICATION_NAME, roles: DEMO_APPLICATION_ROLES, contextIds: [rootContextId] },
           SYSTEM_ACTOR
         )
       ).pipe(Effect.orDie))
@@ -239,6 +257,12 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
       const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext)
       const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext)
       yield* allowDemoBooking(first, now)
+      if (seeded) {
+        yield* playDemoLife(first, now).pipe(
+          Effect.provide(BillingService.Default),
+          Effect.provide(BillingOperatorService.Default)
+        )
+      }
       return { seeded, ...first, second } satisfies DemoSeed
     })
   ).pipe(
