@@ -1,6 +1,6 @@
 // Flat config of apps/api: the shared rules, and services and repositories that never import HTTP — the kernel's
 // HTTP adapters, the contract's problem classes or handlers (CONTRIBUTING.md: a request travels one way).
-import base, { alwaysRestricted } from "./index.js"
+import base, { alwaysRestricted, platformBarrels } from "./index.js"
 
 export const httpModules = [
   "@effect/platform",
@@ -20,6 +20,10 @@ export const httpModules = [
 
 export default [
   ...base,
+  {
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: platformBarrels, patterns: alwaysRestricted }] }
+  },
   {
     files: ["src/**/*Service.ts", "src/**/*Repository.ts"],
     rules: {

@@ -10,6 +10,16 @@ export const alwaysRestricted = [
   { group: ["@effect/schema", "@effect/schema/*"], message: "Schema comes from `effect` (the old package was merged into it)." }
 ]
 
+/**
+ * The `@effect/platform` and `@effect/platform-node` barrels, refused where the API process loads the code (apps/api,
+ * the contract): a barrel evaluates every module of the package, Swagger UI's 7 MB bundle included, and the API
+ * process must stay under its memory bound. Import the module itself (`@effect/platform/HttpApiBuilder`).
+ */
+export const platformBarrels = ["@effect/platform", "@effect/platform-node"].map((name) => ({
+  name,
+  message: `Import the module (${name}/<Module>): the barrel loads every module of the package into the API process.`
+}))
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "**/*.js", "**/*.d.ts"] },
   js.configs.recommended,

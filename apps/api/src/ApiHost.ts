@@ -3,7 +3,11 @@
  * to the configured public address) and a rendered reference at `/docs`. Every response carries X-Request-Id;
  * a 401 carries `WWW-Authenticate: Bearer` (RFC 6750 section 3).
  */
-import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { IntegrationApi } from "@propline/contract/Api"
 import { openApiDocument } from "@propline/contract/OpenApiDocument"
 import { Effect, Layer } from "effect"

@@ -3,8 +3,9 @@
  * default; `HOSTS=api` or `HOSTS=auth` runs one alone. Each server gets its own Node listener, so the two never
  * share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"

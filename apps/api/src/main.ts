@@ -4,7 +4,7 @@
  * (once), writes DATA_DIR/demo-credentials.json (the demo Application) and DATA_DIR/demo-connector.json (the demo
  * connector's installation and private key), and serves the identity host (AUTH_PORT) and the API host (API_PORT).
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"

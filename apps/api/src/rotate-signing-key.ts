@@ -4,7 +4,7 @@
  * as JSON. Running instances on PostgreSQL pick the new key up within seconds, without a restart. PGlite is one
  * process's database: stop the product before rotating its keys.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { DatabaseLive } from "./Hosts.js"

@@ -157,11 +157,15 @@ export interface InvoiceWithOverdue extends InvoiceRecord {
  * `sent` and its issued `dueDate` is before `today`. An invoice due today is not overdue; a credit note issued
  * without a due date never is. Settling it (paid, written-off) ends overdue.
  *
+ * @param invoice its status and issued due date; a stored row's `null` due date counts as absent, so a page read
+ *   from the database is judged without first being turned into records.
  * @param today the caller's current calendar date, `YYYY-MM-DD`, in the organization's time zone.
  * @since 0.1.0
  */
-export const isOverdue = (invoice: InvoiceRecord, today: string): boolean =>
-  invoice.status === "sent" && invoice.dueDate !== undefined && invoice.dueDate < today
+export const isOverdue = (
+  invoice: { readonly status: InvoiceStatus; readonly dueDate?: string | null | undefined },
+  today: string
+): boolean => invoice.status === "sent" && invoice.dueDate != null && invoice.dueDate < today
 
 /**
  * The invoice with its `overdue` flag computed for `today` (`YYYY-MM-DD`), for encoding a response

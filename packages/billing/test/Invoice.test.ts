@@ -53,6 +53,10 @@ describe("isOverdue (spec 2.1: sent and its due date has passed)", () => {
     expect(isOverdue(creditNote, "2099-12-31")).toBe(false)
   })
 
+  it("takes a stored row's null due date as no due date", () => {
+    expect(isOverdue({ status: "sent", dueDate: null }, "2099-12-31")).toBe(false)
+  })
+
   for (const status of INVOICE_STATUSES.filter((status) => status !== "sent")) {
     it(`is false for an invoice that is ${status}, whatever its due date`, () => {
       expect(isOverdue(anInvoice({ status, dueDate: "2025-03-31" }), "2025-04-01")).toBe(false)

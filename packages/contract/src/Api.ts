@@ -2,7 +2,8 @@
  * The Integration API v1 (spec section 4) as one HttpApi: the server implements it, the client, admin and harness
  * derive from it, and the OpenAPI 3.1 document at `/openapi.json` is generated from it.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"

@@ -3,7 +3,9 @@
  * middleware verifies the token and provides the {@link Principal}; a missing, expired or invalid token is a 401
  * problem. Roles travel in the token (decisions 2); an operation checks its role and answers 403 without it.
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context } from "effect"
 import { Unauthorized } from "./Problem.js"
 

@@ -4,7 +4,9 @@
  * previews, booking requests (idempotent by `requestId`) and reading them back. Every operation needs the
  * `booking` role.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
 import {

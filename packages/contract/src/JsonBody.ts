@@ -3,7 +3,7 @@
  * body answer 400 VALIDATION_FAILED when `Content-Type` is anything else — checked after authentication, so an
  * unauthenticated caller learns nothing but 401.
  */
-import { HttpApiMiddleware } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import { BadRequest } from "./Problem.js"
 
 export class JsonBody extends HttpApiMiddleware.Tag<JsonBody>()("@propline/contract/JsonBody", {

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of {@link IntegrationApi}, served at `{base_url}/openapi.json`, with `servers` set from
  * the deployment's public address. (The API's Transform annotation already made every 400 the Error record.)
  */
-import { OpenApi } from "@effect/platform"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { IntegrationApi } from "./Api.js"
 
 /** The document, with `servers` set to the API host's public address (`base_url`). */

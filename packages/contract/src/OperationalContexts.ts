@@ -1,6 +1,8 @@
 /** The operational-contexts group (spec 4.2): the starting point of every integration. */
 import { Authentication } from "./Authentication.js"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { OperationalContext } from "./OperationalContext.js"
 import { Page, PageParams } from "./Page.js"
 

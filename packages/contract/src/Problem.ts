@@ -4,7 +4,7 @@
  * VALIDATION_FAILED. Sent as `application/problem+json`. One class per status, so the server encodes a failure by
  * its class and the derived client decodes it back by status.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { ErrorCode, type ErrorCodeValue } from "./ErrorCode.js"
 

@@ -4,7 +4,7 @@
  * nothing about the input's validity. A group declares the one its operations need, e.g.
  * `.middleware(BillingRole).middleware(Authentication)`.
  */
-import { HttpApiMiddleware } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import { Forbidden } from "./Problem.js"
 
 /** The billing group needs the `billing` role. */

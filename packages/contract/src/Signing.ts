@@ -3,7 +3,9 @@
  * queue and the withdrawal queue, reports each attempt's outcome, and uploads the signed PDF. Every operation
  * needs the `signing` role.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
 import { OperationalContextId, OrganizationId } from "./Ids.js"

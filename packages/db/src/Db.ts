@@ -5,7 +5,15 @@
  */
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist"
-import { CamelCasePlugin, type ControlledTransaction, Kysely, PostgresDialect } from "kysely"
+import {
+  CamelCasePlugin,
+  type ControlledTransaction,
+  Kysely,
+  PostgresDialect,
+  type QueryExecutorProvider,
+  type RawBuilder,
+  sql
+} from "kysely"
 import { PGliteDialect } from "kysely-pglite-dialect"
 import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
 import { mkdir } from "node:fs/promises"
@@ -62,6 +70,53 @@ export const query = <A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effe
     Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
       Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError })
     )
+  )
+
+/** Per kysely instance (the pool's, or a transaction's), its executor without plugins, made once. */
+const plainExecutors = new WeakMap<Kysely<Database>, QueryExecutorProvider>()
+
+const withoutPlugins = (db: Kysely<Database>): QueryExecutorProvider => {
+  let provider = plainExecutors.get(db)
+  if (provider === undefined) {
+    const executor = db.getExecutor().withoutPlugins()
+    provider = { getExecutor: () => executor }
+    plainExecutors.set(db, provider)
+  }
+  return provider
+}
+
+/**
+ * Runs one `sql` statement like {@link query} (on the current transaction, or on the pool outside one), but without
+ * the CamelCasePlugin: neither the statement nor its rows are rewritten. The statement names its result columns
+ * itself (see {@link selectColumns}), so the rows come back as pg parses them instead of being re-keyed one field
+ * at a time, which is most of the plugin's cost on a page of rows. Resolves to the rows; fails with
+ * {@link SqlError}.
+ */
+export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
+  Effect.flatMap(Db, (service) =>
+    Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
+      Effect.tryPromise({
+        try: () => statement.execute(withoutPlugins(trx ?? service.kysely)).then((result) => result.rows),
+        catch: toSqlError
+      })
+    )
+  )
+
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+
+/**
+ * The select list `column_name as "columnName", …` for the given camelCase properties of a table type (list every
+ * property once: `{ id: true, createdAt: true }`), optionally qualified by a table alias. Made once per query shape,
+ * at module load; for {@link queryPlain}.
+ */
+export const selectColumns = <Row>(
+  columns: { readonly [K in keyof Row]-?: true },
+  alias?: string
+): RawBuilder<Row> =>
+  sql.raw<Row>(
+    Object.keys(columns)
+      .map((name) => `${alias === undefined ? "" : `${alias}.`}${snakeCase(name)} as "${name}"`)
+      .join(", ")
   )
 
 /**

@@ -1,10 +1,12 @@
 /**
  * HTTP handlers of the billing group: decoding is the contract's schemas (the role and body checks its
  * middleware), each handler calls {@link BillingService} and encodes domain records as the contract's Invoice /
- * InvoiceProposal (spec 2.1, 2.2).
+ * InvoiceProposal (spec 2.1, 2.2). The hot paths (the queues, pass, reject and report-failed) write their records
+ * and queue rows with the contract's compiled encoders (`@propline/contract/JsonEncoder`): the JSON the endpoint's
+ * Schema would write, without re-validating our own records or building the Schema's classes.
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { isOverdue, withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
@@ -13,7 +15,9 @@ import type { WithdrawalRecord } from "@propline/billing/InvoiceWithdrawal"
 import type * as Settlement from "@propline/billing/Settlement"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import {
+  InvoicePage,
   PassProposalResponse,
+  ProposalPage,
   type ReportPaymentRequest,
   type ReportPaymentReversedRequest
 } from "@propline/contract/Billing"
@@ -23,14 +27,29 @@ import type * as Db from "@propline/db/Db"
 import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
+import * as JsonEncoder from "@propline/contract/JsonEncoder"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
 import { Clock, Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
+import { encodedJson } from "../platform/JsonResponse.js"
 import { toProblem } from "../platform/Problems.js"
 import type { RecordNotFound } from "../platform/RecordNotFound.js"
 import { BillingService, type InvoiceTarget } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
+
+// Compiled once from the contract's schemas; each writes what the Schema path writes (contract's JsonEncoder test).
+const encodeInvoicePage = JsonEncoder.make(InvoicePage)
+const encodeProposalPage = JsonEncoder.make(ProposalPage)
+const encodePassResponse = JsonEncoder.make(PassProposalResponse)
+const encodeInvoice = JsonEncoder.make(Invoice)
+const encodeProposal = JsonEncoder.make(InvoiceProposal)
+
+/** A stored invoice (record or queue row) as the encoders take it: with `overdue` for `today` (spec 2.1). */
+const overdueFor = <A extends Parameters<typeof isOverdue>[0]>(invoice: A, today: string) => ({
+  ...invoice,
+  overdue: isOverdue(invoice, today)
+})
 
 /** Domain record → contract class. Our own data, already valid: constructed without re-validation. */
 export const toInvoice = (record: InvoiceRecord, today: string): Invoice =>
@@ -66,7 +85,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const page = yield* billing
             .verificationQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT)
             .pipe(Effect.mapError(toProblem))
-          return { items: page.items.map(toProposal), nextCursor: page.nextCursor }
+          return encodedJson(encodeProposalPage(page))
         })
       )
       .handle("getSendQueue", ({ urlParams }) =>
@@ -75,7 +94,9 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const after = yield* CursorPage.decode("send-queue", urlParams.cursor)
           const page = yield* billing.sendQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
-          return { items: page.items.map((row) => toInvoice(row, today)), nextCursor: page.nextCursor }
+          return encodedJson(
+            encodeInvoicePage({ items: page.items.map((row) => overdueFor(row, today)), nextCursor: page.nextCursor })
+          )
         })
       )
       .handle("passProposal", ({ path, payload }) =>
@@ -83,9 +104,9 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           const principal = yield* Principal
           const result = yield* billing.passProposal(principal, path.proposalId, payload.externalReference).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
-          return new PassProposalResponse(
-            { proposal: toProposal(result.proposal), invoice: toInvoice(result.invoice, today) },
-            true
+          return encodedJson(
+            encodePassResponse({ proposal: result.proposal, invoice: overdueFor(result.invoice, today) }),
+            201
           )
         })
       )
@@ -93,14 +114,14 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
         Effect.gen(function* () {
           const principal = yield* Principal
           const proposal = yield* billing.rejectProposal(principal, path.proposalId, payload.reason).pipe(Effect.mapError(toProblem))
-          return toProposal(proposal)
+          return encodedJson(encodeProposal(proposal), 201)
         })
       )
       .handle("reportFailed", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
           const invoice = yield* billing.reportFailed(principal, path.invoiceId, payload.reason).pipe(Effect.mapError(toProblem))
-          return toInvoice(invoice, yield* todayIn)
+          return encodedJson(encodeInvoice(overdueFor(invoice, yield* todayIn)), 201)
         })
       )
       .handle("reportSent", ({ path, payload }) =>

@@ -1,18 +1,42 @@
 /**
  * SQL of invoices (spec 2.1): the send queue, locking one for a report, the externalReference's uniqueness,
  * inserting the invoice a pass created, and writing lifecycle fields. Rows map to `@propline/billing`'s
- * InvoiceRecord (null columns become absent fields).
+ * InvoiceRecord (null columns become absent fields). The send queue and pass run plain statements (`Sql.rows`),
+ * the columns named in each: they are hot paths; the queue's rows are encoded as they are read.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
-import type { Insertable, Selectable } from "kysely"
+import { type Insertable, type Selectable, sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { documentColumns } from "./DocumentColumns.js"
 
 const toInvoice = (row: Selectable<InvoiceTable>): InvoiceRecord => withoutNulls(row) as InvoiceRecord
+
+/** An invoice as the send queue reads it: every column (null where the record has no value) and its cursor key. */
+export type InvoiceRow = Selectable<InvoiceTable> & { readonly cursorAt: string }
+
+const invoiceColumns = Sql.columns<Selectable<InvoiceTable>>({
+  ...documentColumns,
+  issuedInvoiceNumber: true,
+  issuedInvoiceDate: true,
+  dueDate: true,
+  issuedTotalGrossMinorUnits: true,
+  paymentReference: true,
+  paymentReferenceType: true,
+  documentUrl: true,
+  balanceMinorUnits: true,
+  approvedAt: true,
+  sentAt: true,
+  paidAt: true,
+  writtenOffAt: true,
+  failedAt: true,
+  failureReason: true,
+  deletedAt: true
+})
 
 /** The columns of an invoice that report-sent, payments and failures set later: empty on a new invoice. */
 export const unsentInvoiceColumns = {
@@ -109,23 +133,17 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       limit: number
     ) =>
       contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRecord>>>([])
-        : Sql.query((db) => {
-            let query = db
-              .selectFrom("invoices")
-              .selectAll()
-              .select(CursorPage.sortKey("invoices.approvedAt").as("cursorAt"))
-              .where("organizationId", "=", organizationId)
-              .where("status", "=", "approved")
-              .where("deletedAt", "is", null)
-              .where("operationalContextId", "in", contextIds)
-            if (after !== undefined) query = query.where(CursorPage.after("invoices.approvedAt", "invoices.id", after))
-            return query.orderBy("approvedAt").orderBy("id").limit(limit + 1).execute()
-          }).pipe(
-            Effect.map((rows) =>
-              rows.map(({ cursorAt, ...row }) => ({ record: toInvoice(row), position: { at: cursorAt, id: row.id } }))
-            )
-          ),
+        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRow>>>([])
+        : CursorPage.pageRows({
+            columns: invoiceColumns,
+            from: "invoices",
+            where: sql`organization_id = ${organizationId} and status = 'approved' and deleted_at is null
+                       and operational_context_id in (${sql.join(contextIds)})`,
+            sortColumn: "approved_at",
+            idColumn: "id",
+            after,
+            limit
+          }),
 
     /**
      * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so
@@ -134,17 +152,13 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
       contextIds.length === 0
         ? Effect.succeed(undefined)
-        : Sql.query((db) =>
-            db
-              .selectFrom("invoices")
-              .selectAll()
-              .where("id", "=", id)
-              .where("organizationId", "=", organizationId)
-              .where("operationalContextId", "in", contextIds)
-              .where("deletedAt", "is", null)
-              .forUpdate()
-              .executeTakeFirst()
-          ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+        : Sql.rows(
+            sql<Selectable<InvoiceTable>>`
+              select ${invoiceColumns} from invoices
+              where id = ${id} and organization_id = ${organizationId}
+                and operational_context_id in (${sql.join(contextIds)}) and deleted_at is null
+              for update`
+          ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toInvoice(rows[0])))),
 
     /** As {@link lock}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
     lockByExternalReference: (organizationId: string, contextIds: ReadonlyArray<string>, externalReference: string) =>
@@ -190,14 +204,9 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
 
     /** Whether an invoice of the organization already carries this externalReference. */
     isExternalReferenceTaken: (organizationId: string, externalReference: string) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("invoices")
-          .select("id")
-          .where("organizationId", "=", organizationId)
-          .where("externalReference", "=", externalReference)
-          .executeTakeFirst()
-      ).pipe(Effect.map((row) => row !== undefined)),
+      Sql.rows(
+        sql`select 1 from invoices where organization_id = ${organizationId} and external_reference = ${externalReference}`
+      ).pipe(Effect.map((rows) => rows.length > 0)),
 
     /**
      * Inserts the invoice a pass created, copies the proposal's lines onto it and marks its charges invoiced.
@@ -205,53 +214,39 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      */
     insertFromProposal: (invoice: InvoiceRecord, proposalId: string, chargeIds: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        yield* Sql.catchUniqueViolation(
-          (db) =>
-          db
-            .insertInto("invoices")
-            .values(invoiceRow(invoice))
-            .execute(),
+        yield* Sql.rowsCatchingUniqueViolation(
+          sql`
+            insert into invoices (
+              id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
+              recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
+              requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, status, currency,
+              total_net_minor_units, total_vat_minor_units, total_gross_minor_units, external_reference,
+              approved_at, created_at, updated_at
+            ) values (
+              ${invoice.id}, ${invoice.organizationId}, ${invoice.invoiceRunId}, ${invoice.operationalContextId},
+              ${invoice.contractId}, ${invoice.recipientAgentId}, ${invoice.recipientAgentName},
+              ${invoice.billingAccountId}, ${invoice.documentKind}, ${nullable(invoice.creditedInvoiceId)},
+              ${invoice.billingStream}, ${invoice.requestedInvoiceDate}, ${nullable(invoice.requestedDueDate)},
+              ${nullable(invoice.paymentTermsDays)}, ${invoice.invoiceNumber}, ${invoice.status}, ${invoice.currency},
+              ${invoice.totalNetMinorUnits}, ${invoice.totalVatMinorUnits}, ${invoice.totalGrossMinorUnits},
+              ${nullable(invoice.externalReference)}, ${nullable(invoice.approvedAt)}, ${invoice.createdAt},
+              ${invoice.updatedAt}
+            )`,
           "invoices_external_reference_key",
           () => new ExternalReferenceConflict()
         )
-        yield* Sql.query((db) =>
-          db
-            .insertInto("documentLines")
-            .columns([
-              "id",
-              "proposalId",
-              "invoiceId",
-              "chargeId",
-              "position",
-              "description",
-              "netMinorUnits",
-              "vatRateBasisPoints",
-              "vatMinorUnits",
-              "grossMinorUnits"
-            ])
-            .expression((eb) =>
-              eb
-                .selectFrom("documentLines")
-                .select((eb) => [
-                  eb.fn<string>("gen_random_uuid").as("id"),
-                  eb.val(null).as("proposalId"),
-                  eb.val(invoice.id).as("invoiceId"),
-                  "chargeId",
-                  "position",
-                  "description",
-                  "netMinorUnits",
-                  "vatRateBasisPoints",
-                  "vatMinorUnits",
-                  "grossMinorUnits"
-                ])
-                .where("proposalId", "=", proposalId)
+        yield* Sql.rows(
+          sql`
+            insert into document_lines (
+              id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
+              vat_minor_units, gross_minor_units
             )
-            .execute()
+            select gen_random_uuid(), null, ${invoice.id}, charge_id, position, description, net_minor_units,
+                   vat_rate_basis_points, vat_minor_units, gross_minor_units
+            from document_lines where proposal_id = ${proposalId}`
         )
         if (chargeIds.length > 0) {
-          yield* Sql.query((db) =>
-            db.updateTable("charges").set({ invoiceId: invoice.id }).where("id", "in", chargeIds).execute()
-          )
+          yield* Sql.rows(sql`update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)})`)
         }
       }),
 

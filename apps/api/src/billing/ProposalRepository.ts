@@ -1,21 +1,34 @@
 /**
  * SQL of invoice proposals (spec 2.2): the verification queue, locking one for a verdict or an operator's
- * cancellation, its charges, writing the verdict, and inserting what an invoice run proposes. Rows map to `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields).
+ * cancellation, its charges, writing the verdict, and inserting what an invoice run proposes. The queue and pass run
+ * plain statements (`Sql.rows`), the columns named in each: they are hot paths. A locked proposal maps to
+ * `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields); the queue's rows are encoded as
+ * they are read.
  */
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceProposalTable } from "@propline/db/Database"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Selectable } from "kysely"
+import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { documentColumns } from "./DocumentColumns.js"
 
-const toProposal = (row: Selectable<InvoiceProposalTable>): InvoiceProposalRecord => {
-  const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
-  return fields as InvoiceProposalRecord
-}
+/** A proposal's columns but the created invoice's id, null where there is no value. */
+type ProposalColumns = Omit<Selectable<InvoiceProposalTable>, "invoiceId">
+
+/** A proposal as the verification queue reads it, with its cursor key. */
+export type ProposalRow = ProposalColumns & { readonly cursorAt: string }
+
+const proposalColumns = Sql.columns<ProposalColumns>({
+  ...documentColumns,
+  rejectionReason: true,
+  passedAt: true,
+  rejectedAt: true,
+  cancelledAt: true
+})
 
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
   succeed: {
@@ -27,22 +40,17 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       limit: number
     ) =>
       contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceProposalRecord>>>([])
-        : Sql.query((db) => {
-            let query = db
-              .selectFrom("invoiceProposals")
-              .selectAll()
-              .select(CursorPage.sortKey("invoiceProposals.createdAt").as("cursorAt"))
-              .where("organizationId", "=", organizationId)
-              .where("status", "=", "proposed")
-              .where("operationalContextId", "in", contextIds)
-            if (after !== undefined) query = query.where(CursorPage.after("invoiceProposals.createdAt", "invoiceProposals.id", after))
-            return query.orderBy("createdAt").orderBy("id").limit(limit + 1).execute()
-          }).pipe(
-            Effect.map((rows) =>
-              rows.map(({ cursorAt, ...row }) => ({ record: toProposal(row), position: { at: cursorAt, id: row.id } }))
-            )
-          ),
+        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ProposalRow>>>([])
+        : CursorPage.pageRows({
+            columns: proposalColumns,
+            from: "invoice_proposals",
+            where: sql`organization_id = ${organizationId} and status = 'proposed'
+                       and operational_context_id in (${sql.join(contextIds)})`,
+            sortColumn: "created_at",
+            idColumn: "id",
+            after,
+            limit
+          }),
 
     /**
      * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so
@@ -51,28 +59,23 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
       contextIds.length === 0
         ? Effect.succeed(undefined)
-        : Sql.query((db) =>
-            db
-              .selectFrom("invoiceProposals")
-              .selectAll()
-              .where("id", "=", id)
-              .where("organizationId", "=", organizationId)
-              .where("operationalContextId", "in", contextIds)
-              .forUpdate()
-              .executeTakeFirst()
-          ).pipe(Effect.map((row) => (row === undefined ? undefined : toProposal(row)))),
+        : Sql.rows(
+            sql<ProposalColumns>`
+              select ${proposalColumns} from invoice_proposals
+              where id = ${id} and organization_id = ${organizationId}
+                and operational_context_id in (${sql.join(contextIds)})
+              for update`
+          ).pipe(
+            Effect.map((rows) => (rows[0] === undefined ? undefined : (withoutNulls(rows[0]) as InvoiceProposalRecord)))
+          ),
 
     /** Ids of the charges behind a proposal's lines, locked; and whether any of them is already invoiced. */
     lockCharges: (proposalId: string) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("charges")
-          .select(["id", "invoiceId"])
-          .where("id", "in", (qb) =>
-            qb.selectFrom("documentLines").select("chargeId").where("proposalId", "=", proposalId).where("chargeId", "is not", null)
-          )
-          .forUpdate()
-          .execute()
+      Sql.rows(
+        sql<{ readonly id: string; readonly invoiceId: string | null }>`
+          select id, invoice_id as "invoiceId" from charges
+          where id in (select charge_id from document_lines where proposal_id = ${proposalId} and charge_id is not null)
+          for update`
       ).pipe(
         Effect.map((rows) => ({
           chargeIds: rows.map((row) => row.id),
@@ -163,21 +166,14 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
 
     /** Writes a proposal's verdict fields (status, externalReference, reason, timestamps, created invoice). */
     update: (proposal: InvoiceProposalRecord, invoiceId?: string) =>
-      Sql.query((db) =>
-        db
-          .updateTable("invoiceProposals")
-          .set({
-            status: proposal.status,
-            externalReference: nullable(proposal.externalReference),
-            rejectionReason: nullable(proposal.rejectionReason),
-            passedAt: nullable(proposal.passedAt),
-            rejectedAt: nullable(proposal.rejectedAt),
-            cancelledAt: nullable(proposal.cancelledAt),
-            updatedAt: proposal.updatedAt,
-            ...(invoiceId === undefined ? {} : { invoiceId })
-          })
-          .where("id", "=", proposal.id)
-          .execute()
+      Sql.rows(
+        sql`
+          update invoice_proposals
+          set status = ${proposal.status}, external_reference = ${nullable(proposal.externalReference)},
+              rejection_reason = ${nullable(proposal.rejectionReason)}, passed_at = ${nullable(proposal.passedAt)},
+              rejected_at = ${nullable(proposal.rejectedAt)}, cancelled_at = ${nullable(proposal.cancelledAt)},
+              updated_at = ${proposal.updatedAt}${invoiceId === undefined ? sql`` : sql`, invoice_id = ${invoiceId}`}
+          where id = ${proposal.id}`
       ).pipe(Effect.asVoid)
   }
 }) {}

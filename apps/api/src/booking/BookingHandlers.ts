@@ -5,7 +5,7 @@
  * (decisions 4: 400 validation before 404). Each handler calls {@link BookingService} and encodes the domain
  * records as the contract's.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { AddOnProduct as AddOnProductRecord } from "@propline/booking/AddOnProduct"
 import { windowProblem } from "@propline/booking/Availability"
 import type { BookingTime } from "@propline/booking/BookingCheck"

@@ -1,10 +1,10 @@
 /**
  * SQL of operational contexts: the contexts a grant sees — the granted ones of the organization and every context
- * below them (decisions 2) — and pages of them.
+ * below them (decisions 2) — and pages of them. Plain statements (`Sql.rows`): the list is a hot path.
  */
 import type { Database, OperationalContextTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type Kysely, type Selectable, sql } from "kysely"
+import { type Kysely, type RawBuilder, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
 
@@ -25,6 +25,27 @@ export const withVisibleContexts = (db: Kysely<Database>, organizationId: string
       )
   )
 
+/**
+ * {@link withVisibleContexts} as a plain `with recursive visible(id) as (…)` prefix, for plain statements
+ * (`Sql.rows`) on hot paths: the same statement text the builder writes, without a builder per request.
+ */
+export const visibleContextsPrefix = (organizationId: string, grantedIds: ReadonlyArray<string>): RawBuilder<unknown> =>
+  sql`with recursive visible(id) as (
+        select id from operational_contexts
+        where organization_id = ${organizationId}
+          and id in (${grantedIds.length === 0 ? sql`null` : sql.join(grantedIds)})
+        union
+        select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+      )`
+
+/** An operational context as the list reads it, with its cursor key. */
+export type ContextRow = Selectable<OperationalContextTable> & { readonly cursorAt: string }
+
+const contextColumns = Sql.columns<Selectable<OperationalContextTable>>(
+  { id: true, organizationId: true, parentId: true, kind: true, name: true, createdAt: true, updatedAt: true },
+  "c"
+)
+
 export class ContextRepository extends Effect.Service<ContextRepository>()("@propline/api/contexts/ContextRepository", {
   succeed: {
     /** Every operational context of the organization as `{ id, parentId }` (none when it does not exist). */
@@ -43,21 +64,16 @@ export class ContextRepository extends Effect.Service<ContextRepository>()("@pro
       limit: number
     ) =>
       grantedIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<Selectable<OperationalContextTable>>>>([])
-        : Sql.query((db) => {
-            let query = withVisibleContexts(db, organizationId, grantedIds)
-              .selectFrom("operationalContexts")
-              .selectAll("operationalContexts")
-              .select(CursorPage.sortKey("operationalContexts.createdAt").as("cursorAt"))
-              .where("operationalContexts.id", "in", (qb) => qb.selectFrom("visible").select("visible.id"))
-            if (after !== undefined) {
-              query = query.where(CursorPage.after("operationalContexts.createdAt", "operationalContexts.id", after))
-            }
-            return query.orderBy("operationalContexts.createdAt").orderBy("operationalContexts.id").limit(limit + 1).execute()
-          }).pipe(
-            Effect.map((rows): ReadonlyArray<CursorPage.Keyed<Selectable<OperationalContextTable>>> =>
-              rows.map(({ cursorAt, ...record }) => ({ record, position: { at: cursorAt, id: record.id } }))
-            )
-          )
+        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ContextRow>>>([])
+        : CursorPage.pageRows({
+            with: visibleContextsPrefix(organizationId, grantedIds),
+            columns: contextColumns,
+            from: "operational_contexts as c",
+            where: sql`c.id in (select id from visible)`,
+            sortColumn: "c.created_at",
+            idColumn: "c.id",
+            after,
+            limit
+          })
   }
 }) {}

@@ -1,13 +1,17 @@
 /** Handlers of the operational-contexts group (spec 4.2), through {@link ContextService}. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
-import type { OperationalContextId, OrganizationId } from "@propline/contract/Ids"
-import { OperationalContext } from "@propline/contract/OperationalContext"
+import * as JsonEncoder from "@propline/contract/JsonEncoder"
+import { OperationalContextPage } from "@propline/contract/OperationalContexts"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
+import { encodedJson } from "../platform/JsonResponse.js"
 import { ContextService } from "./ContextService.js"
+
+/** The contract's page of contexts, compiled once (`@propline/contract/JsonEncoder`); rows are written as read. */
+const encodePage = JsonEncoder.make(OperationalContextPage)
 
 export const OperationalContextHandlers = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   Effect.gen(function* () {
@@ -17,25 +21,7 @@ export const OperationalContextHandlers = HttpApiBuilder.group(IntegrationApi, "
         const principal = yield* Principal
         const limit = urlParams.limit ?? DEFAULT_LIMIT
         const after = yield* CursorPage.decode("operational-contexts", urlParams.cursor)
-        const page = yield* contexts.list(principal, after, limit)
-        return {
-          items: page.items.map(
-            (row) =>
-              new OperationalContext(
-                {
-                  id: row.id as OperationalContextId,
-                  organizationId: row.organizationId as OrganizationId,
-                  parentId: row.parentId as OperationalContextId | null,
-                  kind: row.kind,
-                  name: row.name,
-                  createdAt: row.createdAt,
-                  updatedAt: row.updatedAt
-                },
-                true
-              )
-          ),
-          nextCursor: page.nextCursor
-        }
+        return encodedJson(encodePage(yield* contexts.list(principal, after, limit)))
       })
     )
   })

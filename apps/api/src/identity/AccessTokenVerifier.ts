@@ -148,7 +148,7 @@ export class AccessTokenVerifier extends Effect.Service<AccessTokenVerifier>()(
           const principal = yield* verifySignedToken(token, nowMs)
           cache.set(key, principal, nowMs)
           return principal
-        }).pipe(Effect.withSpan("AccessTokenVerifier.verify"))
+        }).pipe(Effect.withSpan("AccessTokenVerifier.verify", { captureStackTrace: false }))
 
       return { verify } satisfies AccessTokenVerifierShape
     }),

@@ -6,7 +6,7 @@ import type { ApplicationRecord, SecretRecord } from "@propline/identity/Applica
 import type { Role } from "@propline/identity/AccessTokenClaims"
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
-import type { ExpressionBuilder } from "kysely"
+import { type ExpressionBuilder, sql } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import * as Sql from "../platform/Sql.js"
 
@@ -19,6 +19,17 @@ export interface ApplicationCredentials {
   /** The active secrets: id and lower-case hex SHA-256 digest. */
   readonly secrets: ReadonlyArray<{ readonly id: string; readonly secretDigest: string }>
   /** Granted contexts, by id. */
+  readonly contextIds: ReadonlyArray<string>
+}
+
+/** A row of {@link ApplicationRepository.credentials}: the Application, one of its active secrets, its contexts. */
+interface CredentialRow {
+  readonly id: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<string>
+  readonly status: "active" | "disabled"
+  readonly secretId: string | null
+  readonly secretDigest: string | null
   readonly contextIds: ReadonlyArray<string>
 }
 
@@ -145,40 +156,40 @@ export class ApplicationRepository extends Effect.Service<ApplicationRepository>
           db.updateTable("applicationSecrets").set({ revokedAt: record.revokedAt }).where("id", "=", record.id).execute()
         ).pipe(Effect.asVoid),
 
-      /** One round trip: the Application by client_id, its active secrets and its granted contexts. */
+      /**
+       * One round trip, one plain statement (`Sql.rows`, no row mapping: every token request runs it): the
+       * Application by client_id, one row per active secret (one row without a secret when it has none), each
+       * with the granted contexts. tooling/scripts/src/internal/BaselineServer.ts runs the same read (`CLIENT_SQL`).
+       */
       credentials: (clientId: string) =>
-        Sql.query((db) =>
-          db
-            .selectFrom("applications")
-            .select((eb) => [
-              "applications.id",
-              "applications.organizationId",
-              "applications.roles",
-              "applications.status",
-              jsonArrayFrom(
-                eb
-                  .selectFrom("applicationSecrets")
-                  .select(["applicationSecrets.id", "applicationSecrets.secretDigest"])
-                  .whereRef("applicationSecrets.applicationId", "=", "applications.id")
-                  .where("applicationSecrets.revokedAt", "is", null)
-              ).as("secrets"),
-              applicationContexts(eb)
-            ])
-            .where("applications.clientId", "=", clientId)
-            .executeTakeFirst()
+        Sql.rows(
+          sql<CredentialRow>`
+            select a.id, a.organization_id as "organizationId", a.roles, a.status, s.id as "secretId",
+                   s.secret_digest as "secretDigest",
+                   array(select c.operational_context_id from application_contexts c
+                         where c.application_id = a.id order by c.operational_context_id) as "contextIds"
+            from applications a
+            left join application_secrets s on s.application_id = a.id and s.revoked_at is null
+            where a.client_id = ${clientId}`
         ).pipe(
-          Effect.map((row): ApplicationCredentials | undefined =>
-            row === undefined
-              ? undefined
-              : {
-                  id: row.id,
-                  organizationId: row.organizationId,
-                  roles: row.roles as ReadonlyArray<Role>,
-                  status: row.status,
-                  secrets: row.secrets,
-                  contextIds: row.contexts.map((context) => context.operationalContextId)
-                }
-          )
+          Effect.map((rows): ApplicationCredentials | undefined => {
+            const first = rows[0]
+            if (first === undefined) return undefined
+            const secrets: Array<{ readonly id: string; readonly secretDigest: string }> = []
+            for (const row of rows) {
+              if (row.secretId !== null && row.secretDigest !== null) {
+                secrets.push({ id: row.secretId, secretDigest: row.secretDigest })
+              }
+            }
+            return {
+              id: first.id,
+              organizationId: first.organizationId,
+              roles: first.roles as ReadonlyArray<Role>,
+              status: first.status,
+              secrets,
+              contextIds: first.contextIds
+            }
+          })
         )
     }
   }

@@ -25,7 +25,10 @@
  * Serving it: `HttpServer.serve(IdentityHttpApp)` on a `NodeHttpServer.layer`, with {@link IdentityLive}
  * (see `Hosts.ts`).
  */
-import { type HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Db } from "@propline/db/Db"
 import {
   GRANT_TYPE_CLIENT_CREDENTIALS,

@@ -19,6 +19,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from "@propline/identity/AccessTokenClaims"
 import { Clock, Effect, Option, Ref, SynchronizedRef } from "effect"
 import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose"
 import { sql } from "kysely"
+import { KeyObject } from "node:crypto"
 
 /** The only signing algorithm (decisions 3). */
 export const SIGNING_ALGORITHM = "ES256"
@@ -35,10 +36,15 @@ export const UNKNOWN_KID_REFRESH_INTERVAL_MS = 1_000
  */
 export const RETIRED_KEY_RETENTION_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60
 
-/** A key to sign with: its kid (the RFC 7638 thumbprint of the public key) and the private key. */
+/**
+ * A key to sign with: its kid (the RFC 7638 thumbprint of the public key) and the private key, as a WebCrypto key
+ * (for jose) and as a `node:crypto` KeyObject (for `crypto.sign`, which signs on the calling thread without
+ * WebCrypto's promise and worker-thread round trip; the token endpoint signs with it).
+ */
 export interface ActiveSigningKey {
   readonly kid: string
   readonly privateKey: CryptoKey
+  readonly keyObject: KeyObject
 }
 
 /** A public JWK as published: `kty`, `crv`, `x`, `y`, plus `kid`, `alg: "ES256"` and `use: "sig"`. */
@@ -147,7 +153,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
     // Imported keys by kid; key material under a kid never changes, so entries never go stale.
     const publicKeys = new Map<string, CryptoKey>()
-    const privateKeys = new Map<string, CryptoKey>()
+    const privateKeys = new Map<string, { readonly privateKey: CryptoKey; readonly keyObject: KeyObject }>()
     const lastUnknownKidRefresh = yield* Ref.make(Number.NEGATIVE_INFINITY)
 
     const load = (now: number): Effect.Effect<Snapshot> =>
@@ -184,18 +190,20 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       )
     }
 
-    const importPrivate = (row: KeyRow): Effect.Effect<CryptoKey> => {
+    const importPrivate = (row: KeyRow) => {
       const known = privateKeys.get(row.kid)
       if (known !== undefined) return Effect.succeed(known)
       return Effect.promise(() => importJWK(row.privateJwk as JWK, SIGNING_ALGORITHM) as Promise<CryptoKey>).pipe(
-        Effect.tap((key) => Effect.sync(() => privateKeys.set(row.kid, key)))
+        Effect.map((privateKey) => ({ privateKey, keyObject: KeyObject.from(privateKey) })),
+        Effect.tap((keys) => Effect.sync(() => privateKeys.set(row.kid, keys)))
       )
     }
 
+    // No stack trace on the span: this runs for every token issued (see BillingService's spans).
     const current: SigningKeysShape["current"] = Effect.gen(function* () {
       const { active } = yield* read()
-      return { kid: active.kid, privateKey: yield* importPrivate(active) }
-    }).pipe(Effect.withSpan("SigningKeys.current"))
+      return { kid: active.kid, ...(yield* importPrivate(active)) }
+    }).pipe(Effect.withSpan("SigningKeys.current", { captureStackTrace: false }))
 
     // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
     const published = (s: Snapshot): Effect.Effect<ReadonlyArray<KeyRow>> =>
@@ -224,7 +232,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
         }
         const row = (yield* published(s)).find((candidate) => candidate.kid === kid)
         return row === undefined ? Option.none() : Option.some(yield* importPublic(row))
-      }).pipe(Effect.withSpan("SigningKeys.publicKey", { attributes: { kid } }))
+      }).pipe(Effect.withSpan("SigningKeys.publicKey", { attributes: { kid }, captureStackTrace: false }))
 
     const rotate: SigningKeysShape["rotate"] = (now) =>
       Effect.gen(function* () {

@@ -32,7 +32,7 @@
  * `TokenRateLimitRepository.admit`, `RateLimitWindow`): over 60 in 60 s is `slow_down` (429) with the exact
  * `retryAfterSeconds`.
  *
- * Tokens: ES256 with header `typ: at+jwt` and the active kid (`SigningKeys`), claims from
+ * Tokens: ES256 (signed with `node:crypto`) with header `typ: at+jwt` and the active kid (`SigningKeys`), claims from
  * `AccessTokenClaims.buildClaims` (iss = authUrl, aud = baseUrl, a random jti, iat now, exp iat + 600).
  *
  * Round trips per token: client_credentials, one read and one rate-limit statement; installation, one read, the
@@ -59,8 +59,8 @@ import {
   type TokenRequest
 } from "@propline/identity/TokenRequest"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
-import { compactVerify, type CryptoKey, decodeJwt, decodeProtectedHeader, importJWK, type JWK, SignJWT } from "jose"
-import { createHash, randomInt, randomUUID } from "node:crypto"
+import { compactVerify, type CryptoKey, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from "jose"
+import { createHash, randomInt, randomUUID, sign as signBytes } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
 import { ApplicationRepository } from "./ApplicationRepository.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
@@ -109,6 +109,8 @@ interface Grantee {
 }
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
+
+const base64url = (text: string): string => Buffer.from(text, "utf8").toString("base64url")
 
 const isUuid = Schema.is(Schema.UUID)
 
@@ -235,9 +237,13 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         return { appId, installation: found }
       })
 
+    /**
+     * The compact JWS (RFC 7515 3.1): the protected header `{alg, typ, kid}` and the claims, each JSON in that key
+     * order and base64url, signed ES256 with `node:crypto` on this thread, without WebCrypto's promise and worker
+     * hop (a JOSE signature is the raw r || s pair, RFC 7518 3.4: `dsaEncoding: "ieee-p1363"`).
+     */
     const sign = (grantee: Grantee, now: Date) =>
-      Effect.gen(function* () {
-        const key = yield* signingKeys.current
+      Effect.map(signingKeys.current, (key) => {
         const claims = buildClaims({
           issuer: config.authUrl,
           audience: config.baseUrl,
@@ -249,11 +255,10 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
           jti: randomUUID(),
           now
         })
-        const accessToken = yield* Effect.promise(() =>
-          new SignJWT({ ...claims })
-            .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid })
-            .sign(key.privateKey)
-        )
+        const header = base64url(JSON.stringify({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid }))
+        const signingInput = `${header}.${base64url(JSON.stringify(claims))}`
+        const signature = signBytes("sha256", Buffer.from(signingInput), { key: key.keyObject, dsaEncoding: "ieee-p1363" })
+        const accessToken = `${signingInput}.${signature.toString("base64url")}`
         return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
       })
 
@@ -301,7 +306,8 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
           )
         ),
         Effect.provideService(Db.Db, db),
-        Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag } })
+        // No stack trace on the span: every token request runs it.
+        Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag }, captureStackTrace: false })
       )
 
     return { issue } satisfies TokenIssuerShape

@@ -5,6 +5,7 @@
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import type { AuditLogTable } from "@propline/db/Database"
 import { Effect, FiberRef } from "effect"
+import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import { currentRequestId } from "./RequestId.js"
 import * as Sql from "./Sql.js"
@@ -18,13 +19,20 @@ export interface Actor {
   readonly id: string
 }
 
-/** Appends one entry in the caller's transaction; a failure is a defect (the transaction rolls back). */
+/**
+ * Appends one entry in the caller's transaction, as one plain statement (every change writes one); a failure is a
+ * defect (the transaction rolls back).
+ */
 export const record = (entry: AuditEntry) =>
-  Sql.query((db) =>
-    db
-      .insertInto("auditLog")
-      .values({ id: randomUUID(), ...entry, details: entry.details ?? {} })
-      .execute()
+  Sql.rows(
+    sql`
+      insert into audit_log (
+        id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id, details, occurred_at
+      ) values (
+        ${randomUUID()}, ${entry.organizationId}, ${entry.actorType}, ${entry.actorId}, ${entry.action},
+        ${entry.targetType}, ${entry.targetId}, ${entry.requestId}, ${JSON.stringify(entry.details ?? {})}::text::jsonb,
+        ${entry.occurredAt}
+      )`
   ).pipe(Effect.asVoid)
 
 /** What changed: `action` (e.g. `billing.invoice.report_failed`), the target's type and id, optional details. */

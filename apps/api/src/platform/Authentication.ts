@@ -3,7 +3,7 @@
  * `Bearer <token>` and the token a valid access token of our identity host; otherwise 401 with a problem body.
  * Verification results are cached by {@link AccessTokenVerifier} until the token expires.
  */
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Authentication } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { Effect, Layer, Redacted } from "effect"

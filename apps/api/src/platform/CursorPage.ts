@@ -12,6 +12,7 @@ import { problem } from "@propline/contract/Problem"
 import type { BadRequest } from "@propline/contract/Problem"
 import { Effect, Either, Schema } from "effect"
 import { type RawBuilder, sql } from "kysely"
+import * as Sql from "./Sql.js"
 
 /** A UTC timestamp with microseconds as {@link sortKey} writes it, for years 1970 to 9999. */
 const Instant = Schema.String.pipe(
@@ -32,6 +33,48 @@ export interface Keyed<A> {
   readonly record: A
   readonly position: Position
 }
+
+/**
+ * Rows read with their cursor key as `cursorAt` (the {@link sortKey} of the sort column) and `id`, keyed by their
+ * position. The row itself is the record: the encoders write only the contract's fields, so `cursorAt` stays out
+ * of the response without a copy of each row.
+ */
+export const keyed = <Row extends { readonly cursorAt: string; readonly id: string }>(
+  rows: ReadonlyArray<Row>
+): ReadonlyArray<Keyed<Row>> => rows.map((row) => ({ record: row, position: { at: row.cursorAt, id: row.id } }))
+
+/** What {@link pageRows} reads: trusted SQL names (never input) and the statement's parts. */
+export interface PageQuery<Row> {
+  /** A `with …` prefix the other parts may refer to (`visibleContextsPrefix`). */
+  readonly with?: RawBuilder<unknown>
+  /** The select list, `Sql.columns` of the row type. */
+  readonly columns: RawBuilder<Row>
+  /** The table, with an alias if the columns use one: `invoices`, `operational_contexts as c`. */
+  readonly from: string
+  /** The list's own condition (organization, status, visible contexts). */
+  readonly where: RawBuilder<unknown>
+  /** The sort column and the id column, qualified as `from` names them: `approved_at` and `id`. */
+  readonly sortColumn: string
+  readonly idColumn: string
+  readonly after: Position | undefined
+  readonly limit: number
+}
+
+/**
+ * One page of a list as one plain statement (`Sql.rows`): the rows after `after` in (sort column, id) order with
+ * their {@link sortKey} as `cursorAt`, `limit + 1` of them, keyed by position ({@link keyed}) for {@link page}.
+ */
+export const pageRows = <Row extends { readonly id: string }>(query: PageQuery<Row>) =>
+  Sql.rows(
+    sql<Row & { readonly cursorAt: string }>`
+      ${query.with ?? sql``}
+      select ${query.columns}, ${sortKey(query.sortColumn)} as "cursorAt"
+      from ${sql.raw(query.from)}
+      where ${query.where}
+        and ${query.after === undefined ? sql`true` : after(query.sortColumn, query.idColumn, query.after)}
+      order by ${sql.ref(query.sortColumn)}, ${sql.ref(query.idColumn)}
+      limit ${query.limit + 1}`
+  ).pipe(Effect.map(keyed))
 
 /** A page of a list: at most `limit` items, and the cursor of the next page or null on the last. */
 export interface Page<A> {

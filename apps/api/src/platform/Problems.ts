@@ -4,7 +4,10 @@
  * handler runs (schema decode failures, bodies that aren't JSON, unknown routes). Anything else unexpected is a
  * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
 import type { RefusalShape } from "@propline/refusal/Refusal"
@@ -76,8 +79,9 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    return yield* app.pipe(
-      Effect.provideService(HttpServerRequest.HttpServerRequest, withCheckedBody(request)),
+    // Only a request that may carry a body needs the checked reader (a GET's wrapper would be built for nothing).
+    const bodyless = request.method === "GET" || request.method === "HEAD"
+    return yield* (bodyless ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, withCheckedBody(request))).pipe(
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
         if (Option.isSome(failure)) {

@@ -2,7 +2,7 @@
  * Server sides of the contract's request-admission middleware: JSON bodies (sent as `application/json` or
  * `+json`) and role requirements.
  */
-import { HttpServerRequest } from "@effect/platform"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Principal, type Role } from "@propline/contract/Authentication"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { problem } from "@propline/contract/Problem"

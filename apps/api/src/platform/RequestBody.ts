@@ -5,8 +5,9 @@
  * once. Refusals travel as {@link BodyRejected} defects out of the platform's decoder, and `Problems` turns them
  * into problem details.
  */
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Data, Effect, Stream } from "effect"
+import { IncomingMessage } from "node:http"
 
 /** The largest body the API host reads, in bytes: 64 KiB (the largest valid body of spec 4.1 is far below). */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -66,6 +67,8 @@ export const readBoundedBody = (
 ): Effect.Effect<BoundedBody> => {
   const declared = request.headers["content-length"]
   if (declared !== undefined && Number(declared) > maxBytes) return Effect.succeed({ _tag: "TooLarge" })
+  // Served by node:http (both hosts are): read the message's events directly, far cheaper than a Stream per body.
+  if (request.source instanceof IncomingMessage) return readIncoming(request.source, maxBytes)
   return Stream.runFold(request.stream, { size: 0, chunks: [] as Array<Uint8Array> }, (state, chunk) => {
     state.size += chunk.length
     if (state.size <= maxBytes) state.chunks.push(chunk)
@@ -78,6 +81,43 @@ export const readBoundedBody = (
     Effect.orElseSucceed((): BoundedBody => ({ _tag: "Unreadable" }))
   )
 }
+
+/** {@link readBoundedBody} on a node:http message: the same bound, the same answers. */
+const readIncoming = (message: IncomingMessage, maxBytes: number) =>
+  Effect.async<BoundedBody>((resume) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) chunks.push(chunk)
+    }
+    const onEnd = () => {
+      cleanup()
+      resume(
+        Effect.succeed(
+          size > maxBytes
+            ? { _tag: "TooLarge" }
+            : { _tag: "Read", bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }
+        )
+      )
+    }
+    const onFailure = () => {
+      cleanup()
+      resume(Effect.succeed({ _tag: "Unreadable" }))
+    }
+    const cleanup = () => {
+      message.off("data", onData)
+      message.off("end", onEnd)
+      message.off("error", onFailure)
+      message.off("aborted", onFailure)
+    }
+    if (message.readableEnded) return onFailure()
+    message.on("data", onData)
+    message.once("end", onEnd)
+    message.once("error", onFailure)
+    message.once("aborted", onFailure)
+    return Effect.sync(cleanup)
+  })
 
 const readText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, BodyRejected> =>
   Effect.flatMap(readBoundedBody(request, MAX_BODY_BYTES), (body) => {

@@ -3,7 +3,10 @@
  * correlation id flows into our audit log), anything else is replaced with a fresh UUID. The id is held in a
  * FiberRef for the request's fibers, so services can write it to the audit log.
  */
-import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, FiberRef } from "effect"
 import { randomUUID } from "node:crypto"
 

@@ -7,7 +7,7 @@
 import * as Db from "@propline/db/Db"
 import type { Database } from "@propline/db/Database"
 import { Clock, Effect } from "effect"
-import type { Kysely } from "kysely"
+import type { Kysely, RawBuilder } from "kysely"
 
 /**
  * Runs statements on the fiber's transaction (see {@link transaction}), or on the pool outside one. A failure is a
@@ -28,6 +28,31 @@ export const catchUniqueViolation = <A, E>(
   Effect.catchTag(Db.query(run), "SqlError", (error) =>
     error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
   )
+
+/**
+ * Runs one plain `sql` statement (`Db.queryPlain`: no CamelCasePlugin; the statement names its result columns, see
+ * {@link columns}) on the fiber's transaction or the pool, and resolves to its rows. A failure is a defect. For hot
+ * paths: rows come back as pg parses them, not re-keyed field by field, and no query builder is walked and
+ * rewritten per statement. Column names in the statement are the SQL ones (`approved_at`).
+ */
+export const rows = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, never, Db.Db> =>
+  Effect.catchTag(Db.queryPlain(statement), "SqlError", Effect.die)
+
+/** As {@link rows}, with a unique violation on `constraint` failing with `onConflict()` (see {@link catchUniqueViolation}). */
+export const rowsCatchingUniqueViolation = <Row, E>(
+  statement: RawBuilder<Row>,
+  constraint: string,
+  onConflict: () => E
+): Effect.Effect<ReadonlyArray<Row>, E, Db.Db> =>
+  Effect.catchTag(Db.queryPlain(statement), "SqlError", (error) =>
+    error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
+  )
+
+/**
+ * The select list `column_name as "columnName", …` of a table type's properties, listed once each (`{ id: true,
+ * createdAt: true }`), for {@link rows}: made once per query shape, at module load. `alias` qualifies the columns.
+ */
+export const columns = Db.selectColumns
 
 /**
  * Runs `effect` in one READ COMMITTED transaction (nested calls join it): committed when it succeeds, rolled back

@@ -12,7 +12,10 @@
  * | 403 | the address is not one this host signed (or names nothing); a download address past its time |
  * | 413 `CRM_SIGNED_DOCUMENT_REJECTED` | the body is longer than declared |
  */
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { problem } from "@propline/contract/Problem"
 import * as Db from "@propline/db/Db"
 import { Effect, Schema } from "effect"

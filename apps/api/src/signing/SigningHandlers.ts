@@ -2,7 +2,7 @@
  * HTTP handlers of the signing group (`crm`): decoding is the contract's schemas (role and body checks its
  * middleware); each handler calls {@link SigningService} and encodes domain records as the contract's classes.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
 import type { OperationalContextId, OrganizationId } from "@propline/contract/Ids"

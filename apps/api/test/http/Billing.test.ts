@@ -464,6 +464,7 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
         Db.query((db) => db.selectFrom("auditLog").selectAll().where("targetId", "=", invoiceId).executeTakeFirstOrThrow())
       )
       expect(entry).toMatchObject({ action: "billing.invoice.report_failed", requestId: "req-audit-1", actorType: "application", organizationId: org.organizationId })
+      expect(entry.details).toEqual({ reason: "ERP down" })
       const event = await app.run(
         Db.query((db) => db.selectFrom("events").selectAll().where("type", "=", "billing.invoice.failed").execute())
       )

@@ -4,8 +4,8 @@
  * straight into the database (an organization, its root context, an Application with a secret) and small HTTP
  * helpers.
  */
-import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Clock, Context, Duration, Effect, Layer, type Scope } from "effect"

@@ -1,20 +1,19 @@
 /**
- * The benchmark's baseline: the least a plain Node server does to answer the two measured operations, run as its
- * own process (like the product) so it does not share an event loop with the load generator. Started by
- * `bench.ts`; not a product component.
+ * The benchmark's baseline: the least a plain Node server does to answer the measured operations, run as its own
+ * process (like the product) so it does not share an event loop with the load generator. Started by `bench.ts`;
+ * not a product component.
  *
- * - `GET /send-queue?limit=N` (1..100, default 50): the SQL the API runs for one send-queue page, on a `pg.Pool`
- *   of the same size as the API's (10): one statement for the organization's billing integration and the recursive
- *   CTE of the visible contexts (`BillingScopeRepository.scope`), then
- *   `select * from invoices … order by approved_at, id limit N + 1` (`InvoiceRepository.sendQueue`). Rows are
- *   serialized with `JSON.stringify` as `{ items, nextCursor }`. No token verification: the organization and the
- *   granted contexts come from the environment (those of the demo Application).
+ * - `GET /send-queue?limit=N&cursor=C` and `POST /pass/{proposalId}`: the API's statements on a `pg.Pool` of the
+ *   same size as the API's (10), see `BaselineBilling.ts`. No token verification: the organization and the granted
+ *   contexts come from the environment (those of the demo Application).
  * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of
  *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
  *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
  *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
  *   runs (`TokenIssuer.countRequest`: the client's sliding-window upsert and `last_used_at`) — but without
  *   acting on its verdict, and no discovery or error details beyond `invalid_client` / `invalid_request`.
+ * - `POST /oauth/token` with the installation-token grant: `InstallationGrantBaseline.ts` (the app's key and the
+ *   installation in one read, the signature, the `jti` consumed, the same rate-limit statement, the same claims).
  *
  * - `GET /availability?resourceId=&from=&to=&durationMinutes=` and `POST /preview` (`{resourceId, period}`): the
  *   SQL the API runs for a booking resource's free time and a priced preview — the resource the Application may
@@ -32,6 +31,9 @@ import { checkBooking } from "@propline/booking/BookingCheck"
 import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import pg from "pg"
+import { billingBaseline, json } from "./BaselineBilling.js"
+import { GRANT_TYPE_INSTALLATION_TOKEN } from "../InstallationAssertion.js"
+import { installationGrantBaseline } from "./InstallationGrantBaseline.js"
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -45,6 +47,7 @@ const issuer = env("ISSUER")
 const audience = env("AUDIENCE")
 const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: Number(process.env["POOL_MAX"] ?? "10") })
 pool.on("error", () => {})
+const billing = billingBaseline(pool, organizationId, grantedContextIds)
 
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
 const kid = randomUUID()
@@ -53,16 +56,6 @@ const jwtHeader = Buffer.from(JSON.stringify({ alg: "ES256", typ: "at+jwt", kid 
 const TOKEN_TTL_SECONDS = 600
 const MAX_BODY_BYTES = 4096
 const wellFormedSecret = /^service_sk_[0-9A-Za-z]{43}$/
-
-const json = (response: ServerResponse, status: number, body: unknown): void => {
-  const text = JSON.stringify(body)
-  response.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store"
-  })
-  response.end(text)
-}
 
 const readBody = (request: IncomingMessage): Promise<string | undefined> =>
   new Promise((resolve, reject) => {
@@ -75,56 +68,6 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
     request.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")))
     request.on("error", reject)
   })
-
-/** `$from, $from+1, …` for `count` parameters: kysely writes `in (…)` lists this way, so the plans match. */
-const placeholders = (from: number, count: number): string =>
-  Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ")
-
-const SCOPE_SQL = `
-  with recursive visible(id) as (
-    select id from operational_contexts where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
-    union
-    select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
-  )
-  select (select declared_gates from billing_integrations where organization_id = $1 and status = 'ready') as declared_gates,
-         array(select id from visible) as context_ids`
-
-const sendQueueSql = (contextCount: number): string => `
-  select * from invoices
-  where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
-  order by approved_at, id
-  limit $${contextCount + 2}`
-
-const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
-  const limitParam = url.searchParams.get("limit")
-  const limit = limitParam === null ? 50 : Number(limitParam)
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return json(response, 400, { error: "limit" })
-  const scope = (
-    await pool.query<{ declared_gates: Array<string> | null; context_ids: Array<string> }>(SCOPE_SQL, [
-      organizationId,
-      ...grantedContextIds
-    ])
-  ).rows[0]
-  if (scope === undefined || scope.declared_gates === null) return json(response, 400, { error: "integration" })
-  const contextIds = scope.context_ids
-  const rows =
-    contextIds.length === 0
-      ? []
-      : (
-          await pool.query<{ id: string; approved_at: Date }>(sendQueueSql(contextIds.length), [
-            organizationId,
-            ...contextIds,
-            limit + 1
-          ])
-        ).rows
-  const items = rows.slice(0, limit)
-  const last = items[items.length - 1]
-  const nextCursor =
-    rows.length > limit && last !== undefined
-      ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.approved_at.toISOString(), i: last.id })).toString("base64url")
-      : null
-  json(response, 200, { items, nextCursor })
-}
 
 /**
  * The API's rate-limit statement (`TokenIssuer.countRequest`): the same SQL, with the placeholders numbered as
@@ -184,13 +127,44 @@ const basicCredentials = (header: string | undefined): { clientId: string; secre
   }
 }
 
+/** An ES256 JWT of `claims` with the baseline's key: what both grants answer. */
+const signClaims = (claims: Record<string, unknown>): string => {
+  const signingInput = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
+  const signature = sign("sha256", Buffer.from(signingInput), { key: privateKey, dsaEncoding: "ieee-p1363" })
+  return `${signingInput}.${signature.toString("base64url")}`
+}
+
+/** The rate-limit statement for a connector app (no secret to mark used); whether it admitted the request. */
+const admit = async (clientId: string, at: Date): Promise<boolean> => {
+  const edge = new Date(at.getTime() - 60_000)
+  const admission = randomUUID()
+  const { rows } = await pool.query<{ admitted: boolean }>(RATE_SQL, [
+    clientId, at, admission, 60, at, edge, 60, admission, edge, admission, at, null, edge
+  ])
+  return rows[0]?.admitted === true
+}
+
+const installationGrant = installationGrantBaseline({
+  pool,
+  tokenEndpoint: `${issuer}/oauth/token`,
+  issuer,
+  admit,
+  signToken: signClaims,
+  audience
+})
+
 const token = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const body = await readBody(request)
   const contentType = request.headers["content-type"] ?? ""
   if (body === undefined || !contentType.startsWith("application/x-www-form-urlencoded")) {
     return json(response, 400, { error: "invalid_request" })
   }
-  if (new URLSearchParams(body).get("grant_type") !== "client_credentials") {
+  const form = new URLSearchParams(body)
+  if (form.get("grant_type") === GRANT_TYPE_INSTALLATION_TOKEN) {
+    const reply = await installationGrant(form)
+    return json(response, reply.status, reply.body)
+  }
+  if (form.get("grant_type") !== "client_credentials") {
     return json(response, 400, { error: "unsupported_grant_type" })
   }
   const credentials = basicCredentials(request.headers.authorization)
@@ -223,22 +197,19 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
     new Date(now - 60_000)
   ])
   const iat = Math.floor(now / 1000)
-  const claims = {
-    iss: issuer,
-    sub: client.id,
-    aud: audience,
-    exp: iat + TOKEN_TTL_SECONDS,
-    iat,
-    jti: randomUUID(),
-    client_id: credentials.clientId,
-    org: client.organization_id,
-    roles: client.roles,
-    ctx: client.ctx
-  }
-  const signingInput = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`
-  const signature = sign("sha256", Buffer.from(signingInput), { key: privateKey, dsaEncoding: "ieee-p1363" })
   json(response, 200, {
-    access_token: `${signingInput}.${signature.toString("base64url")}`,
+    access_token: signClaims({
+      iss: issuer,
+      sub: client.id,
+      aud: audience,
+      exp: iat + TOKEN_TTL_SECONDS,
+      iat,
+      jti: randomUUID(),
+      client_id: credentials.clientId,
+      org: client.organization_id,
+      roles: client.roles,
+      ctx: client.ctx
+    }),
     token_type: "Bearer",
     expires_in: TOKEN_TTL_SECONDS
   })
@@ -342,18 +313,25 @@ const preview = async (request: IncomingMessage, response: ServerResponse): Prom
   json(response, 200, { resourceId: resource.id, start, end, price: checked.right.price })
 }
 
-const server = createServer((request, response) => {
+const passPath = /^\/pass\/([0-9a-f-]{36})$/
+
+const route = (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1")
-  const handled =
-    request.method === "GET" && url.pathname === "/send-queue"
-      ? sendQueue(url, response)
-      : request.method === "POST" && url.pathname === "/oauth/token"
-        ? token(request, response)
-        : request.method === "GET" && url.pathname === "/availability"
-          ? availability(url, response)
-          : request.method === "POST" && url.pathname === "/preview"
-            ? preview(request, response)
-            : Promise.resolve(json(response, 404, { error: "not_found" }))
+  if (request.method === "GET" && url.pathname === "/send-queue") return billing.sendQueue(url, response)
+  if (request.method === "POST" && url.pathname === "/oauth/token") return token(request, response)
+  if (request.method === "GET" && url.pathname === "/availability") return availability(url, response)
+  if (request.method === "POST" && url.pathname === "/preview") return preview(request, response)
+  const pass = request.method === "POST" ? passPath.exec(url.pathname) : null
+  if (pass !== null) {
+    return readBody(request).then((body) =>
+      body === undefined ? json(response, 413, { error: "too_large" }) : billing.pass(pass[1]!, body, response)
+    )
+  }
+  return Promise.resolve(json(response, 404, { error: "not_found" }))
+}
+
+const server = createServer((request, response) => {
+  const handled = route(request, response)
   handled.catch((error: unknown) => {
     console.error(error)
     if (!response.headersSent) json(response, 500, { error: "server_error" })

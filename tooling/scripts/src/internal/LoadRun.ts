@@ -23,6 +23,8 @@ export interface Measurement {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly totalRequests: number
+  /** Requests answered during the warm-up (not in the figures). */
+  readonly warmupRequests: number
   readonly non2xx: number
   /** Non-2xx answers and connection errors during the warm-up: not in the figures, but a failure all the same. */
   readonly warmupFailures: number
@@ -44,8 +46,17 @@ export interface LoadTarget {
   readonly method: "GET" | "POST"
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string
-  /** Called for each request to vary its headers (e.g. rotate clients); must be cheap. */
-  readonly nextHeaders?: () => Readonly<Record<string, string>>
+  /**
+   * Called for each request to vary it (rotate clients, take the next proposal); must be cheap. `path` replaces the
+   * URL's path and query, `headers` are merged over {@link headers}, `body` replaces {@link body}.
+   */
+  readonly nextRequest?: () => RequestVariation
+}
+
+export interface RequestVariation {
+  readonly path?: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
 }
 
 const run = (target: LoadTarget, settings: LoadSettings, durationSeconds: number, title: string) =>
@@ -53,13 +64,18 @@ const run = (target: LoadTarget, settings: LoadSettings, durationSeconds: number
     const request: autocannon.Request = {
       method: target.method,
       ...(target.body === undefined ? {} : { body: target.body }),
-      ...(target.nextHeaders === undefined
+      ...(target.nextRequest === undefined
         ? {}
         : {
-            setupRequest: (req: autocannon.Request) => ({
-              ...req,
-              headers: { ...req.headers, ...target.nextHeaders?.() }
-            })
+            setupRequest: (req: autocannon.Request) => {
+              const next = target.nextRequest?.() ?? {}
+              return {
+                ...req,
+                ...(next.path === undefined ? {} : { path: next.path }),
+                ...(next.body === undefined ? {} : { body: next.body }),
+                headers: { ...req.headers, ...next.headers }
+              }
+            }
           })
     }
     const instance = autocannon(
@@ -127,6 +143,7 @@ export const measure = (name: string, target: LoadTarget, settings: LoadSettings
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       totalRequests: result.requests.total,
+      warmupRequests: warmup?.requests.total ?? 0,
       non2xx: result.non2xx,
       warmupFailures: (warmup?.non2xx ?? 0) + (warmup?.errors ?? 0),
       errors: result.errors,

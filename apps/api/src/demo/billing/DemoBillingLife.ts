@@ -14,6 +14,7 @@ import type { PrincipalShape } from "@propline/contract/Authentication"
 import { Clock, type Duration, Effect, Either } from "effect"
 import { BillingOperatorService } from "../../billing/BillingOperatorService.js"
 import { BillingService, type ReportSentBody } from "../../billing/BillingService.js"
+import { withoutNulls } from "../../platform/Rows.js"
 import { DEMO_IDS, demoId } from "../DemoIds.js"
 
 /** The invoices of last month's run the demo moves on, by customer key, and what happens to each. */
@@ -95,7 +96,10 @@ export const playDemoLife = (
     const findApproved = (invoiceId: string) =>
       Effect.flatMap(billing.sendQueue(principal, undefined, 100), (page) => {
         const invoice = page.items.find((candidate) => candidate.id === invoiceId)
-        return invoice === undefined ? Effect.dieMessage(`demo life: ${invoiceId} is not approved`) : Effect.succeed(invoice)
+        // The queue's rows are the table's (null columns); the record leaves them out.
+        return invoice === undefined
+          ? Effect.dieMessage(`demo life: ${invoiceId} is not approved`)
+          : Effect.succeed(withoutNulls(invoice) as InvoiceRecord)
       })
     const pay = (invoice: InvoiceRecord, paymentId: string, amountMinorUnits: number) =>
       billing.reportPayment(

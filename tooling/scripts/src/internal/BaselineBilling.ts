@@ -1,0 +1,261 @@
+/**
+ * The baseline's billing operations (see `BaselineServer.ts`): the statements the API runs for a send-queue page
+ * and for a pass, written by hand on a `pg.Pool`, with no token check, no schema and no framework. Each statement
+ * mirrors one of the API's (`ContextRepository.billingScope`, `BillingRepository.*`, `Audit.record`), with the
+ * placeholders numbered as kysely numbers them so the server plans both alike: change them together.
+ *
+ * - `GET /send-queue?limit=N&cursor=C`: the billing scope, then one page in (approved_at, id) order after the
+ *   cursor (the API's cursor format: base64url of `{k, t, i}`); `{ items, nextCursor }` with the rows as pg returns
+ *   them, serialized with `JSON.stringify`.
+ * - `POST /pass/{proposalId}` with `{"externalReference": "…"}`: one transaction of the statements the API's pass
+ *   runs, in its order: the billing scope, the proposal locked, its charges locked, the externalReference check,
+ *   the invoice inserted, the lines copied, the charges marked, the proposal updated, three events, one audit
+ *   entry; 201 `{ proposal, invoice }`. Only the checks a well-formed benchmark request could fail are made.
+ */
+import { randomUUID } from "node:crypto"
+import type { ServerResponse } from "node:http"
+import type pg from "pg"
+
+/** `$from, $from+1, …` for `count` parameters: kysely writes `in (…)` lists this way, so the plans match. */
+export const placeholders = (from: number, count: number): string =>
+  Array.from({ length: count }, (_, index) => `$${from + index}`).join(", ")
+
+export const json = (response: ServerResponse, status: number, body: unknown): void => {
+  const text = JSON.stringify(body)
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store"
+  })
+  response.end(text)
+}
+
+interface Scope {
+  readonly declared_gates: Array<string> | null
+  readonly context_ids: Array<string>
+}
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, "query">
+
+export interface BillingBaseline {
+  readonly sendQueue: (url: URL, response: ServerResponse) => Promise<void>
+  readonly pass: (proposalId: string, body: string, response: ServerResponse) => Promise<void>
+}
+
+/** The handlers for the organization and grant of the demo Application (no token is read). */
+export const billingBaseline = (
+  pool: pg.Pool,
+  organizationId: string,
+  grantedContextIds: ReadonlyArray<string>
+): BillingBaseline => {
+  const scopeSql = `
+    with recursive visible(id) as (
+      select id from operational_contexts
+      where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
+      union
+      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+    )
+    select
+      (select declared_gates from billing_integrations where organization_id = $${grantedContextIds.length + 2} and status = 'ready')
+        as declared_gates,
+      array(select id from visible) as context_ids`
+
+  const scope = async (db: Queryable): Promise<Scope | undefined> =>
+    (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
+
+  const sendQueueSql = (contextCount: number, keyset: boolean): string => `
+    select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+    from invoices
+    where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
+      and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
+    order by approved_at, id
+    limit $${contextCount + (keyset ? 4 : 2)}`
+
+  const sendQueue: BillingBaseline["sendQueue"] = async (url, response) => {
+    const limitParam = url.searchParams.get("limit")
+    const limit = limitParam === null ? 50 : Number(limitParam)
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return json(response, 400, { error: "limit" })
+    const cursorParam = url.searchParams.get("cursor")
+    let after: { t: string; i: string } | undefined
+    if (cursorParam !== null) {
+      after = JSON.parse(Buffer.from(cursorParam, "base64url").toString("utf8")) as { t: string; i: string }
+    }
+    const found = await scope(pool)
+    if (found === undefined || found.declared_gates === null) return json(response, 400, { error: "integration" })
+    const contextIds = found.context_ids
+    const keyset = after === undefined ? [] : [after.t, after.i]
+    const rows =
+      contextIds.length === 0
+        ? []
+        : (
+            await pool.query<{ id: string; cursor_at: string }>(sendQueueSql(contextIds.length, after !== undefined), [
+              organizationId,
+              ...contextIds,
+              ...keyset,
+              limit + 1
+            ])
+          ).rows
+    const items = rows.slice(0, limit)
+    const last = items[items.length - 1]
+    const nextCursor =
+      rows.length > limit && last !== undefined
+        ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.cursor_at, i: last.id })).toString("base64url")
+        : null
+    json(response, 200, { items, nextCursor })
+  }
+
+  const lockProposalSql = (contextCount: number) => `
+    select * from invoice_proposals
+    where id = $1 and organization_id = $2 and operational_context_id in (${placeholders(3, contextCount)})
+    for update`
+
+  const pass: BillingBaseline["pass"] = async (proposalId, body, response) => {
+    const parsed = JSON.parse(body) as { externalReference?: unknown }
+    const externalReference = parsed.externalReference
+    if (typeof externalReference !== "string" || externalReference.length === 0 || externalReference.length > 200) {
+      return json(response, 400, { error: "externalReference" })
+    }
+    const client = await pool.connect()
+    try {
+      await client.query("begin")
+      const found = await scope(client)
+      if (found === undefined || found.declared_gates === null || !found.declared_gates.includes("verification")) {
+        await client.query("rollback")
+        return json(response, 400, { error: "integration" })
+      }
+      const proposal = (
+        await client.query<Record<string, unknown> & { id: string; status: string; invoice_number: number | null }>(
+          lockProposalSql(found.context_ids.length),
+          [proposalId, organizationId, ...found.context_ids]
+        )
+      ).rows[0]
+      if (proposal === undefined || proposal.status !== "proposed" || proposal.invoice_number === null) {
+        await client.query("rollback")
+        return json(response, proposal === undefined ? 404 : 400, { error: "proposal" })
+      }
+      const charges = (
+        await client.query<{ id: string; invoice_id: string | null }>(
+          `select id, invoice_id from charges
+           where id in (select charge_id from document_lines where proposal_id = $1 and charge_id is not null)
+           for update`,
+          [proposalId]
+        )
+      ).rows
+      const taken = await client.query(
+        "select id from invoices where organization_id = $1 and external_reference = $2",
+        [organizationId, externalReference]
+      )
+      if (charges.some((charge) => charge.invoice_id !== null) || taken.rows.length > 0) {
+        await client.query("rollback")
+        return json(response, 409, { error: "conflict" })
+      }
+      const now = new Date()
+      const invoiceId = randomUUID()
+      const invoice = {
+        id: invoiceId,
+        organization_id: organizationId,
+        invoice_run_id: proposal["invoice_run_id"],
+        operational_context_id: proposal["operational_context_id"],
+        contract_id: proposal["contract_id"],
+        recipient_agent_id: proposal["recipient_agent_id"],
+        recipient_agent_name: proposal["recipient_agent_name"],
+        billing_account_id: proposal["billing_account_id"],
+        document_kind: proposal["document_kind"],
+        credited_invoice_id: proposal["credited_invoice_id"],
+        billing_stream: proposal["billing_stream"],
+        requested_invoice_date: proposal["requested_invoice_date"],
+        requested_due_date: proposal["requested_due_date"],
+        payment_terms_days: proposal["payment_terms_days"],
+        invoice_number: proposal.invoice_number,
+        status: "approved",
+        currency: proposal["currency"],
+        total_net_minor_units: proposal["total_net_minor_units"],
+        total_vat_minor_units: proposal["total_vat_minor_units"],
+        total_gross_minor_units: proposal["total_gross_minor_units"],
+        external_reference: externalReference,
+        issued_invoice_number: null,
+        issued_invoice_date: null,
+        due_date: null,
+        issued_total_gross_minor_units: null,
+        payment_reference: null,
+        payment_reference_type: null,
+        document_url: null,
+        balance_minor_units: null,
+        sent_at: null,
+        paid_at: null,
+        written_off_at: null,
+        failed_at: null,
+        failure_reason: null,
+        approved_at: now,
+        created_at: now,
+        updated_at: now
+      }
+      const columns = Object.keys(invoice)
+      await client.query(
+        `insert into invoices (${columns.join(", ")}) values (${placeholders(1, columns.length)})`,
+        Object.values(invoice)
+      )
+      await client.query(
+        `insert into document_lines (id, proposal_id, invoice_id, charge_id, position, description, net_minor_units,
+                                     vat_rate_basis_points, vat_minor_units, gross_minor_units)
+         select gen_random_uuid() as id, $1 as proposal_id, $2 as invoice_id, charge_id, position, description,
+                net_minor_units, vat_rate_basis_points, vat_minor_units, gross_minor_units
+         from document_lines where proposal_id = $3`,
+        [null, invoiceId, proposalId]
+      )
+      if (charges.length > 0) {
+        await client.query(`update charges set invoice_id = $1 where id in (${placeholders(2, charges.length)})`, [
+          invoiceId,
+          ...charges.map((charge) => charge.id)
+        ])
+      }
+      await client.query(
+        `update invoice_proposals set status = $1, external_reference = $2, rejection_reason = $3, passed_at = $4,
+                rejected_at = $5, cancelled_at = $6, updated_at = $7, invoice_id = $8
+         where id = $9`,
+        ["passed", externalReference, null, now, null, null, now, invoiceId, proposalId]
+      )
+      const context = proposal["operational_context_id"]
+      const at = now.toISOString()
+      const events = [
+        { _tag: "billing.invoice_proposal.passed", proposalId, organizationId, operationalContextId: context, at, invoiceId },
+        { _tag: "billing.invoice.created", invoiceId, organizationId, operationalContextId: context, at },
+        { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId: context, at }
+      ]
+      await client.query(
+        `insert into events (id, organization_id, type, payload, occurred_at, delivered_at)
+         values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12), ($13, $14, $15, $16, $17, $18)`,
+        events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), now, null])
+      )
+      await client.query(
+        `insert into audit_log (id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id,
+                                details, occurred_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          randomUUID(),
+          organizationId,
+          "application",
+          "baseline",
+          "billing.invoice_proposal.pass",
+          "invoice_proposal",
+          proposalId,
+          randomUUID(),
+          JSON.stringify({ externalReference, invoiceId }),
+          now
+        ]
+      )
+      await client.query("commit")
+      json(response, 201, {
+        proposal: { ...proposal, status: "passed", external_reference: externalReference, passed_at: now, updated_at: now },
+        invoice
+      })
+    } catch (error) {
+      await client.query("rollback").catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  return { sendQueue, pass }
+}
