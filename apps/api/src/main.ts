@@ -1,13 +1,15 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
  * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
- * DATA_DIR/demo-credentials.json, and serves the identity host (AUTH_PORT) and the API host (API_PORT).
+ * DATA_DIR/demo-credentials.json and DATA_DIR/demo-operator.json, and serves the identity host (AUTH_PORT), the
+ * API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
+import { ensureDemoOperator, printOperatorBanner } from "./demo/DemoOperator.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
 
 const demo = Effect.gen(function* () {
@@ -33,13 +35,23 @@ const demo = Effect.gen(function* () {
     seed,
     now
   })
-  return credentials
+  const operator = yield* ensureDemoOperator({
+    dataDir: config.dataDir,
+    adminUrl: config.adminUrl,
+    organizationId: seed.organizationId,
+    now
+  })
+  return { credentials, operator }
 })
 
 const program = Effect.gen(function* () {
-  const credentials = yield* demo
+  const config = yield* AppConfig
+  const seeded = yield* demo
   yield* Layer.build(HostsLive)
-  if (credentials !== undefined) yield* Effect.sync(() => console.log(printDemoBanner(credentials)))
+  if (seeded !== undefined) {
+    const banner = printDemoBanner(seeded.credentials) + (config.runAdmin ? printOperatorBanner(seeded.operator) : "")
+    yield* Effect.sync(() => console.log(banner))
+  }
   return yield* Effect.never
 }).pipe(Effect.scoped)
 

@@ -19,12 +19,14 @@ import type {
   SigningKeyTable,
   TokenRateWindowTable
 } from "./schema/Identity.js"
+import type { OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
+export type * from "./schema/Operators.js"
 export type * from "./schema/Organizations.js"
 
 export interface Database {
@@ -47,4 +49,7 @@ export interface Database {
   tokenRateWindows: TokenRateWindowTable
   auditLog: AuditLogTable
   events: EventTable
+  operators: OperatorTable
+  operatorSessions: OperatorSessionTable
+  operatorSignInThrottle: OperatorSignInThrottleTable
 }

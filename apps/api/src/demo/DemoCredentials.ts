@@ -9,11 +9,10 @@
 import * as Db from "@propline/db/Db"
 import { constantTimeEqual } from "@propline/identity/ClientSecret"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { issueSecret, MAX_ACTIVE_SECRETS, revokeSecret, secretDigest } from "../identity/Applications.js"
 import type { DemoTenant } from "./DemoData.js"
+import { ensureOwnerOnly, readStringRecord, writeOwnerOnlyJson } from "./OwnerOnlyFile.js"
 
 /** The file's name inside DATA_DIR. */
 export const DEMO_CREDENTIALS_FILE = "demo-credentials.json"
@@ -36,56 +35,16 @@ export interface DemoCredentials extends DemoCredentialsFile {
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-credentials" } as const
 
-/** The file's content, or undefined when it is missing, unreadable or not exactly the four string keys. */
 const readCredentialsFile = (path: string) =>
-  Effect.promise(async (): Promise<DemoCredentialsFile | undefined> => {
-    try {
-      const parsed: unknown = JSON.parse(await readFile(path, "utf8"))
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
-      const record = parsed as Record<string, unknown>
-      const keys = ["client_id", "client_secret", "auth_url", "base_url"] as const
-      if (Object.keys(record).length !== keys.length || keys.some((key) => typeof record[key] !== "string")) {
-        return undefined
-      }
-      return {
-        client_id: record["client_id"] as string,
-        client_secret: record["client_secret"] as string,
-        auth_url: record["auth_url"] as string,
-        base_url: record["base_url"] as string
-      }
-    } catch {
-      return undefined
-    }
-  })
+  readStringRecord(path, ["client_id", "client_secret", "auth_url", "base_url"] as const)
 
-/**
- * Writes the file atomically: a temporary file with mode 0600 beside it, then a rename over it, so a reader sees
- * the old file or the new one, never a part. Creates `dataDir` when missing.
- */
+/** Writes the file (mode 0600, atomically) with its members in the documented order. */
 const writeCredentialsFile = (dataDir: string, path: string, content: DemoCredentialsFile) =>
-  Effect.promise(async () => {
-    await mkdir(dataDir, { recursive: true })
-    const temporary = `${path}.${randomUUID()}.tmp`
-    const ordered: DemoCredentialsFile = {
-      client_id: content.client_id,
-      client_secret: content.client_secret,
-      auth_url: content.auth_url,
-      base_url: content.base_url
-    }
-    try {
-      await writeFile(temporary, `${JSON.stringify(ordered, null, 2)}\n`, { mode: 0o600, flag: "wx" })
-      await chmod(temporary, 0o600) // whatever the umask did
-      await rename(temporary, path)
-    } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
-    }
-  })
-
-/** A kept file that someone made readable to others is narrowed to 0600 again. */
-const ensureOwnerOnly = (path: string) =>
-  Effect.promise(async () => {
-    if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o600)
+  writeOwnerOnlyJson(dataDir, path, {
+    client_id: content.client_id,
+    client_secret: content.client_secret,
+    auth_url: content.auth_url,
+    base_url: content.base_url
   })
 
 /** Whether `secret` is an active secret of the Application (its digest compared in constant time). */

@@ -4,7 +4,7 @@
  * handler runs (schema decode failures, bodies that aren't JSON, unknown routes). Anything else unexpected is a
  * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import { httpStatusOf } from "@propline/billing/BillingRefusal"
 import { IntegrationApi } from "@propline/contract/Api"
@@ -57,11 +57,12 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 
 
 /**
- * The HttpApi-level middleware: the request's body is read by {@link withCheckedBody} (bounded, strict UTF-8);
- * platform decode failures become VALIDATION_FAILED with JSON Pointer paths; a body that is not
- * JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect is a 500 problem.
+ * The HttpApi-level middleware of both HttpApis (the API host's and the admin host's): the request's body is read
+ * by {@link withCheckedBody} (bounded, strict UTF-8); platform decode failures become VALIDATION_FAILED with JSON
+ * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect
+ * is a 500 problem.
  */
-export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
+export const toProblems = (app: HttpApp.Default) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     return yield* app.pipe(
@@ -98,6 +99,7 @@ export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app
         )
       })
     )
-  }),
-  { withContext: true }
-)
+  })
+
+/** {@link toProblems} as the API host's HttpApi-level middleware. */
+export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, toProblems, { withContext: true })

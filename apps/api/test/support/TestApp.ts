@@ -22,6 +22,7 @@ const freePort = () =>
 export interface TestApp {
   readonly apiUrl: string
   readonly authUrl: string
+  readonly adminUrl: string
   readonly run: <A, E>(effect: Effect.Effect<A, E, Db.Db>) => Promise<A>
   readonly dispose: () => Promise<void>
 }
@@ -30,11 +31,14 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
   const database = await TestDatabase.create(kind)
   const apiPort = await freePort()
   const authPort = await freePort()
+  const adminPort = await freePort()
   const config = AppConfig.make({
     apiPort,
     authPort,
+    adminPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
     authUrl: `http://127.0.0.1:${authPort}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
     host: "127.0.0.1"
   })
   const layer = HostsLive.pipe(
@@ -46,6 +50,7 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
   return {
     apiUrl: config.baseUrl,
     authUrl: config.authUrl,
+    adminUrl: config.adminUrl,
     run: (effect) => runtime.runPromise(effect),
     dispose: async () => {
       await runtime.dispose()

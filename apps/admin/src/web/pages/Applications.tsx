@@ -1,0 +1,318 @@
+/**
+ * Applications: the list, creating one (name, roles, granted contexts) and its page (secrets: issue, revoke). A new
+ * secret is shown once, with a button that copies it; the console keeps it nowhere.
+ */
+import { type FormEvent, useState } from "react"
+import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "../../Applications.js"
+import type { ContextNode } from "../../Organization.js"
+import { call, type Problem } from "../api.js"
+import { dateTime } from "../format.js"
+import { Link } from "../router.js"
+import { useLoad, useSession } from "../session.js"
+import { Empty, Facts, Field, Filters, GroupError, Loading, PageHeader, Pager, ProblemNotice, Status, Table, useQuery } from "../ui.js"
+
+const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
+  ["billing", "Billing — invoices, proposals and payments"],
+  ["signing", "Signing — contracts out for signature"],
+  ["booking", "Booking — resources and booking requests"]
+]
+
+const status = (value: string | undefined) => (value === "active" || value === "disabled" ? value : undefined)
+
+export const ApplicationsPage = () => {
+  const query = useQuery()
+  const key = JSON.stringify(query)
+  const { load } = useLoad(`applications ${key}`, () =>
+    call((client) => client.applications.list({ urlParams: { q: query["q"], status: status(query["status"]), cursor: query["cursor"] } }))
+  )
+  return (
+    <>
+      <PageHeader title="Applications">
+        <Link className="button" href="/applications/new">
+          New Application
+        </Link>
+      </PageHeader>
+      <Filters
+        key={key}
+        problem={load._tag === "failed" ? load.problem : undefined}
+        specs={[
+          { name: "q", label: "Name or client_id" },
+          { name: "status", label: "Status", options: [["active", "Active"], ["disabled", "Disabled"]] }
+        ]}
+      />
+      {load._tag === "failed" ? <ProblemNotice problem={load.problem} /> : null}
+      {load._tag === "loading" ? <Loading /> : null}
+      {load._tag === "loaded" ? (
+        <>
+          <Table caption="Applications" head={["Name", "client_id", "Roles", "Active secrets", "Status", "Created"]}>
+            {load.value.items.length === 0 ? <Empty columns={6} text="No Application matches." /> : null}
+            {load.value.items.map((application) => (
+              <tr key={application.id}>
+                <td>
+                  <Link href={`/applications/${application.id}`}>{application.name}</Link>
+                </td>
+                <td>
+                  <code>{application.clientId}</code>
+                </td>
+                <td>{application.roles.join(", ")}</td>
+                <td>{application.activeSecretCount}</td>
+                <td>
+                  <Status value={application.status} />
+                </td>
+                <td>{dateTime(application.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+          <Pager nextCursor={load.value.nextCursor} />
+        </>
+      ) : null}
+    </>
+  )
+}
+
+/** A secret shown once: the value, a copy button, and what to do with it. */
+const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly secret: IssuedSecret }) => {
+  const [copied, setCopied] = useState<"copied" | "failed" | undefined>()
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret.secret)
+      setCopied("copied")
+    } catch {
+      setCopied("failed")
+    }
+  }
+  return (
+    <section className="secret-once" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">Client secret</h2>
+      <p>
+        Copy the secret now: it is shown only this once. The Application authenticates with its client_id{" "}
+        <code>{clientId}</code> and this secret.
+      </p>
+      <div className="secret-value">
+        <label htmlFor="new-secret">Secret ending in {secret.lastFour}</label>
+        <input id="new-secret" readOnly value={secret.secret} onFocus={(event) => event.target.select()} />
+        <button type="button" onClick={copy}>
+          Copy secret
+        </button>
+      </div>
+      <p role="status" className="copy-status">
+        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select the text and copy it." : ""}
+      </p>
+    </section>
+  )
+}
+
+const ContextChoices = (props: {
+  readonly contexts: ReadonlyArray<ContextNode>
+  readonly chosen: ReadonlySet<string>
+  readonly toggle: (id: string) => void
+}) => {
+  const depth = (node: ContextNode): number => {
+    let level = 0
+    let parent = props.contexts.find((candidate) => candidate.id === node.parentId)
+    while (parent !== undefined) {
+      level += 1
+      const parentId = parent.parentId
+      parent = props.contexts.find((candidate) => candidate.id === parentId)
+    }
+    return level
+  }
+  return (
+    <ul className="choices">
+      {props.contexts.map((context) => (
+        <li key={context.id} className={`depth-${Math.min(depth(context), 4)}`}>
+          <label>
+            <input type="checkbox" name="contextIds" value={context.id} checked={props.chosen.has(context.id)} onChange={() => props.toggle(context.id)} />{" "}
+            {context.name} <span className="kind">{context.kind}</span>
+          </label>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export const NewApplicationPage = () => {
+  const contexts = useLoad("organization", () => call((client) => client.organization.get()))
+  const [name, setName] = useState("")
+  const [roles, setRoles] = useState<ReadonlySet<ApplicationRole>>(new Set())
+  const [contextIds, setContextIds] = useState<ReadonlySet<string>>(new Set())
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [created, setCreated] = useState<{ application: ApplicationDetail; secret: IssuedSecret } | undefined>()
+  const [busy, setBusy] = useState(false)
+  const { expired } = useSession()
+
+  const toggle = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
+    const next = new Set(set)
+    if (next.has(value)) next.delete(value)
+    else next.add(value)
+    return next
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    const order = contexts.load._tag === "loaded" ? contexts.load.value.contexts.map((c) => c.id) : []
+    const result = await call((client) =>
+      client.applications.create({
+        payload: {
+          name,
+          roles: ROLES.map(([role]) => role).filter((role) => roles.has(role)),
+          contextIds: order.filter((id) => contextIds.has(id))
+        }
+      })
+    )
+    setBusy(false)
+    if (result.ok) {
+      setProblem(undefined)
+      setCreated(result.value)
+    } else if (result.problem.status === 401) expired()
+    else setProblem(result.problem)
+  }
+
+  if (created !== undefined) {
+    return (
+      <>
+        <PageHeader title={`Application ${created.application.application.name} created`} />
+        <SecretOnce clientId={created.application.application.clientId} secret={created.secret} />
+        <p>
+          <Link className="button" href={`/applications/${created.application.application.id}`}>
+            Go to the Application
+          </Link>
+        </p>
+      </>
+    )
+  }
+
+  return (
+    <>
+      <PageHeader title="New Application">
+        <Link href="/applications">All Applications</Link>
+      </PageHeader>
+      <form className="form" onSubmit={submit} noValidate>
+        <ProblemNotice problem={problem} />
+        <Field label="Name" name="name" problem={problem} hint="How operators recognise it, e.g. the ERP's name.">
+          {(input) => <input {...input} type="text" maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />}
+        </Field>
+        <fieldset>
+          <legend>Roles</legend>
+          <p className="hint">What the Application's tokens may do.</p>
+          <GroupError problem={problem} name="roles" />
+          {ROLES.map(([role, label]) => (
+            <label key={role} className="choice">
+              <input type="checkbox" name="roles" value={role} checked={roles.has(role)} onChange={() => setRoles(toggle(roles, role))} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Operational contexts</legend>
+          <p className="hint">Where it may act; a context includes everything below it.</p>
+          <GroupError problem={problem} name="contextIds" />
+          {contexts.load._tag === "loading" ? <Loading /> : null}
+          {contexts.load._tag === "failed" ? <ProblemNotice problem={contexts.load.problem} /> : null}
+          {contexts.load._tag === "loaded" ? (
+            <ContextChoices contexts={contexts.load.value.contexts} chosen={contextIds} toggle={(id) => setContextIds(toggle(contextIds, id))} />
+          ) : null}
+        </fieldset>
+        <button type="submit" disabled={busy}>
+          {busy ? "Creating…" : "Create Application"}
+        </button>
+      </form>
+    </>
+  )
+}
+
+export const ApplicationPage = ({ id }: { readonly id: string }) => {
+  const { load, reload } = useLoad(`application ${id}`, () => call((client) => client.applications.get({ path: { applicationId: id } })))
+  const organization = useLoad("organization", () => call((client) => client.organization.get()))
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [issued, setIssued] = useState<IssuedSecret | undefined>()
+  const { expired } = useSession()
+
+  const issue = async () => {
+    const result = await call((client) => client.applications.issueSecret({ path: { applicationId: id } }))
+    if (result.ok) {
+      setProblem(undefined)
+      setIssued(result.value)
+      reload()
+    } else if (result.problem.status === 401) expired()
+    else setProblem(result.problem)
+  }
+
+  const revoke = async (secretId: string, lastFour: string) => {
+    if (!window.confirm(`Revoke the secret ending in ${lastFour}? It stops new tokens at once.`)) return
+    const result = await call((client) => client.applications.revokeSecret({ path: { applicationId: id, secretId } }))
+    if (result.ok) {
+      setProblem(undefined)
+      if (issued?.id === secretId) setIssued(undefined)
+      reload()
+    } else if (result.problem.status === 401) expired()
+    else setProblem(result.problem)
+  }
+
+  const contextName = (contextId: string) =>
+    organization.load._tag === "loaded" ? (organization.load.value.contexts.find((c) => c.id === contextId)?.name ?? contextId) : contextId
+
+  if (load._tag === "loading") return <Loading />
+  if (load._tag === "failed") {
+    return (
+      <>
+        <PageHeader title="Application">
+          <Link href="/applications">All Applications</Link>
+        </PageHeader>
+        <ProblemNotice problem={load.problem} />
+      </>
+    )
+  }
+  const { application, contextIds, secrets } = load.value
+  return (
+    <>
+      <PageHeader title={application.name}>
+        <Link href="/applications">All Applications</Link>
+      </PageHeader>
+      <ProblemNotice problem={problem} />
+      <Facts
+        items={[
+          ["client_id", <code>{application.clientId}</code>],
+          ["Status", <Status value={application.status} />],
+          ["Roles", application.roles.join(", ")],
+          ["Contexts", contextIds.map(contextName).join(", ")],
+          ["Created", dateTime(application.createdAt)]
+        ]}
+      />
+      {issued === undefined ? null : <SecretOnce clientId={application.clientId} secret={issued} />}
+      <section aria-labelledby="secrets-heading">
+        <div className="section-header">
+          <h2 id="secrets-heading">Secrets</h2>
+          <button type="button" onClick={issue}>
+            New secret
+          </button>
+        </div>
+        <p className="hint">At most 2 active secrets, so one can replace the other without downtime.</p>
+        <Table caption="Secrets" head={["Ends in", "Created", "Last used", "Revoked", ""]}>
+          {secrets.length === 0 ? <Empty columns={5} text="No secret yet." /> : null}
+          {secrets.map((secret) => (
+            <tr key={secret.id}>
+              <td>
+                <code>…{secret.lastFour}</code>
+              </td>
+              <td>{dateTime(secret.createdAt)}</td>
+              <td>{dateTime(secret.lastUsedAt)}</td>
+              <td>{secret.revokedAt === null ? <Status value="active" /> : dateTime(secret.revokedAt)}</td>
+              <td>
+                {secret.revokedAt === null ? (
+                  <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)}>
+                    Revoke<span className="visually-hidden"> the secret ending in {secret.lastFour}</span>
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </section>
+      <p>
+        <Link href={`/audit-log?targetId=${application.id}`}>Changes to this Application in the audit log</Link>
+      </p>
+    </>
+  )
+}
+

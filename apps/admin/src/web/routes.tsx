@@ -1,0 +1,60 @@
+/**
+ * The console's pages and its navigation, one entry per page: a capability's operator pages plug in by adding
+ * their routes and a navigation section here.
+ */
+import type { ReactNode } from "react"
+import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/Applications.js"
+import { AuditLogPage } from "./pages/AuditLog.js"
+import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage } from "./pages/Billing.js"
+import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
+import { OrganizationPage } from "./pages/Organization.js"
+
+export interface Route {
+  readonly pattern: string
+  readonly render: (params: Readonly<Record<string, string>>) => ReactNode
+}
+
+export const routes: ReadonlyArray<Route> = [
+  { pattern: "/", render: () => <OrganizationPage /> },
+  { pattern: "/organization", render: () => <OrganizationPage /> },
+  { pattern: "/customers", render: () => <CustomersPage /> },
+  { pattern: "/customers/:id", render: (p) => <CustomerPage id={p["id"]!} /> },
+  { pattern: "/contracts", render: () => <ContractsPage /> },
+  { pattern: "/contracts/:id", render: (p) => <ContractPage id={p["id"]!} /> },
+  { pattern: "/applications", render: () => <ApplicationsPage /> },
+  { pattern: "/applications/new", render: () => <NewApplicationPage /> },
+  { pattern: "/applications/:id", render: (p) => <ApplicationPage id={p["id"]!} /> },
+  { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
+  { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
+  { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
+  { pattern: "/billing/proposals", render: () => <ProposalsPage /> },
+  { pattern: "/billing/send-queue", render: () => <SendQueuePage /> },
+  { pattern: "/audit-log", render: () => <AuditLogPage /> }
+]
+
+export interface NavigationSection {
+  readonly title: string
+  readonly links: ReadonlyArray<readonly [href: string, label: string]>
+}
+
+export const navigation: ReadonlyArray<NavigationSection> = [
+  {
+    title: "Organization",
+    links: [
+      ["/organization", "Organization"],
+      ["/customers", "Customers"],
+      ["/contracts", "Contracts"]
+    ]
+  },
+  {
+    title: "Billing",
+    links: [
+      ["/billing/invoice-runs", "Invoice runs"],
+      ["/billing/invoices", "Invoices"],
+      ["/billing/proposals", "Proposals"],
+      ["/billing/send-queue", "Send queue"]
+    ]
+  },
+  { title: "Integrations", links: [["/applications", "Applications"]] },
+  { title: "Oversight", links: [["/audit-log", "Audit log"]] }
+]

@@ -1,0 +1,45 @@
+/** The audit log of the operator's organization, newest first, filtered by action, actor, target, request or time. */
+import { HttpApiBuilder } from "@effect/platform"
+import { AdminApi } from "@propline/admin/AdminApi"
+import { AuditEntryView } from "@propline/admin/AuditLog"
+import { CurrentOperator } from "@propline/admin/Session"
+import { Effect } from "effect"
+import { decodeCursor, given, limitOf, page } from "./AdminListing.js"
+import * as Queries from "./AuditLogQueries.js"
+
+const dateOnly = /^\d{4}-\d{2}-\d{2}$/
+
+/** A bound: a date alone is UTC midnight; `to` given as a date includes that whole day. */
+const bound = (text: string | undefined, end: boolean): Date | undefined => {
+  const value = given(text)
+  if (value === undefined) return undefined
+  if (!dateOnly.test(value)) return new Date(value)
+  const midnight = new Date(`${value}T00:00:00.000Z`)
+  return end ? new Date(midnight.getTime() + 24 * 60 * 60 * 1000) : midnight
+}
+
+export const AuditLogHandlers = HttpApiBuilder.group(AdminApi, "auditLog", (handlers) =>
+  handlers.handle("list", ({ urlParams }) =>
+    Effect.gen(function* () {
+      const operator = yield* CurrentOperator
+      const after = yield* decodeCursor("admin-audit", urlParams.cursor)
+      const limit = limitOf(urlParams.limit)
+      const rows = yield* Queries.entries(
+        operator.organizationId,
+        {
+          action: given(urlParams.action),
+          actorType: given(urlParams.actorType),
+          targetType: given(urlParams.targetType),
+          targetId: given(urlParams.targetId),
+          requestId: given(urlParams.requestId),
+          from: bound(urlParams.from, false),
+          to: bound(urlParams.to, true)
+        },
+        after,
+        limit
+      )
+      const result = page("admin-audit", rows, limit, (row) => ({ at: row.occurredAt, id: row.id }))
+      return { items: result.items.map((row) => new AuditEntryView(row)), nextCursor: result.nextCursor }
+    })
+  )
+)

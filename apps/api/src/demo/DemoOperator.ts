@@ -1,0 +1,123 @@
+/**
+ * The demo operator (issue 11): one operator of the demo organization, and `DATA_DIR/demo-operator.json` holding
+ * exactly `{"email","password","admin_url"}` (mode 0600), the sign-in the start banner prints. The password is
+ * stored nowhere else (only its argon2id hash is kept), so the file is what lets a restarted development
+ * environment sign in with the same password; when the file is missing or its password no longer matches, a new
+ * random password is set (audited) and the file written again.
+ *
+ * The check runs in one transaction holding the operator's row lock, so instances that start together take turns.
+ */
+import * as Db from "@propline/db/Db"
+import { Effect } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { join } from "node:path"
+import * as Audit from "../Audit.js"
+import { hashPassword, verifyPassword } from "../admin/Passwords.js"
+import { ensureOwnerOnly, readStringRecord, writeOwnerOnlyJson } from "./OwnerOnlyFile.js"
+
+/** The file's name inside DATA_DIR. */
+export const DEMO_OPERATOR_FILE = "demo-operator.json"
+
+/** The demo operator's e-mail address (RFC 2606 reserves `example.com`). */
+export const DEMO_OPERATOR_EMAIL = "operator@nordhavn.example.com"
+
+/** The file's content: exactly these keys. */
+export interface DemoOperatorFile {
+  readonly email: string
+  /** The only copy of the password. */
+  readonly password: string
+  /** The admin console's public address, no trailing slash. */
+  readonly admin_url: string
+}
+
+export interface DemoOperator extends DemoOperatorFile {
+  readonly filePath: string
+}
+
+const SYSTEM_ACTOR = { actorType: "system", actorId: "demo-operator" } as const
+
+/** The operator row, locked; made (with a placeholder hash that matches no password) when missing. */
+const lockOperator = (organizationId: string, now: Date) =>
+  Effect.gen(function* () {
+    yield* Db.query((db) =>
+      db
+        .insertInto("operators")
+        .values({
+          id: randomUUID(),
+          organizationId,
+          email: DEMO_OPERATOR_EMAIL,
+          name: "Demo Operator",
+          passwordHash: "!",
+          status: "active",
+          createdAt: now,
+          updatedAt: now
+        })
+        .onConflict((oc) => oc.column("email").doNothing())
+        .execute()
+    )
+    return yield* Db.query((db) =>
+      db
+        .selectFrom("operators")
+        .select(["id", "organizationId", "passwordHash"])
+        .where("email", "=", DEMO_OPERATOR_EMAIL)
+        .forUpdate()
+        .executeTakeFirstOrThrow()
+    )
+  })
+
+/**
+ * Makes sure the demo operator exists in `organizationId` and `dataDir/demo-operator.json` holds a password that
+ * signs it in; returns the file's content and path. Database and file-system failures are defects.
+ */
+export const ensureDemoOperator = (input: {
+  readonly dataDir: string
+  readonly adminUrl: string
+  readonly organizationId: string
+  readonly now: Date
+}): Effect.Effect<DemoOperator, never, Db.Db> =>
+  Db.transaction(
+    Effect.gen(function* () {
+      const operator = yield* lockOperator(input.organizationId, input.now)
+      const filePath = join(input.dataDir, DEMO_OPERATOR_FILE)
+      const existing = yield* readStringRecord(filePath, ["email", "password", "admin_url"] as const)
+      if (
+        existing !== undefined &&
+        existing.email === DEMO_OPERATOR_EMAIL &&
+        (yield* verifyPassword(operator.passwordHash, existing.password))
+      ) {
+        if (existing.admin_url !== input.adminUrl) {
+          yield* writeOwnerOnlyJson(input.dataDir, filePath, { ...existing, admin_url: input.adminUrl })
+        } else {
+          yield* ensureOwnerOnly(filePath)
+        }
+        return { email: existing.email, password: existing.password, admin_url: input.adminUrl, filePath }
+      }
+      const password = randomBytes(18).toString("base64url")
+      const passwordHash = yield* hashPassword(password)
+      yield* Db.query((db) =>
+        db.updateTable("operators").set({ passwordHash, updatedAt: input.now }).where("id", "=", operator.id).execute()
+      )
+      yield* Audit.record({
+        organizationId: operator.organizationId,
+        ...SYSTEM_ACTOR,
+        action: "operator.password_set",
+        targetType: "operator",
+        targetId: operator.id,
+        requestId: null,
+        occurredAt: input.now
+      })
+      const content = { email: DEMO_OPERATOR_EMAIL, password, admin_url: input.adminUrl }
+      yield* writeOwnerOnlyJson(input.dataDir, filePath, content)
+      return { ...content, filePath }
+    })
+  ).pipe(Effect.orDie, Effect.withSpan("DemoOperator.ensureDemoOperator"))
+
+/** The banner's lines for the admin console: its address and the sign-in, and the file they are in. */
+export const printOperatorBanner = (operator: DemoOperator): string =>
+  [
+    `  Admin console             ${operator.admin_url}`,
+    `    sign in as  ${operator.email}`,
+    `    password    ${operator.password}`,
+    `    saved in    ${operator.filePath}`,
+    ""
+  ].join("\n")
