@@ -11,7 +11,7 @@ import { createServer } from "node:http"
 import * as path from "node:path"
 import { AdminHostLive } from "./admin/AdminHost.js"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
-import { ApiLive, apiHostMiddleware, DocsLive } from "./http/ApiHost.js"
+import { ApiLive, apiHostMiddleware, DocsLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 
 /** The database layer for a configuration. */

@@ -1,15 +1,14 @@
 /**
  * The business-rule refusals of the billing domain, one class per code of spec section 7.3 that this package
- * decides, and their HTTP status (spec section 7.1, decisions.md section 4).
- *
- * Each refusal is a `Data.TaggedError` (so it can be yielded in an `Effect`) carrying:
+ * decides. Each has the one shape of `@propline/refusal/Refusal` (spec sections 7.1, 7.3; decisions.md section 4):
  * - `code`: the spec's code string, a literal type; clients match on it;
+ * - `status`: the HTTP status, 400 (a rule refused the request) or 409 (a conflict with state another request made);
  * - `detail`: a message safe to show a client (no internal ids, no caller-supplied text); also the `message`;
  * - the facts that led to it (current status, attempted action, gate …).
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import { Refusal } from "@propline/refusal/Refusal"
 import type { InvoiceStatus } from "./Invoice.js"
 import type { ProposalStatus } from "./InvoiceProposal.js"
 
@@ -35,16 +34,16 @@ export type ProposalAction = "pass" | "reject" | "cancel"
  *
  * @since 0.1.0
  */
-export class InvoiceStatusInvalid extends Data.TaggedError("InvoiceStatusInvalid")<{
-  readonly status: InvoiceStatus
+export class InvoiceStatusInvalid extends Refusal("InvoiceStatusInvalid", "BILLING_INVOICE_STATUS_INVALID", 400)<{
+  readonly invoiceStatus: InvoiceStatus
   readonly action: InvoiceAction
-  readonly detail: string
-  readonly message: string
 }> {
-  readonly code = "BILLING_INVOICE_STATUS_INVALID" as const
   constructor(args: { readonly status: InvoiceStatus; readonly action: InvoiceAction }) {
-    const detail = `The invoice is ${args.status}; ${args.action} is not allowed in this status.`
-    super({ ...args, detail, message: detail })
+    super({
+      invoiceStatus: args.status,
+      action: args.action,
+      detail: `The invoice is ${args.status}; ${args.action} is not allowed in this status.`
+    })
   }
 }
 
@@ -56,14 +55,11 @@ export class InvoiceStatusInvalid extends Data.TaggedError("InvoiceStatusInvalid
  *
  * @since 0.1.0
  */
-export class ProposalStatusInvalid extends Data.TaggedError("ProposalStatusInvalid")<{
-  readonly status: ProposalStatus
+export class ProposalStatusInvalid extends Refusal("ProposalStatusInvalid", "BILLING_PROPOSAL_STATUS_INVALID", 400)<{
+  readonly proposalStatus: ProposalStatus
   readonly action: ProposalAction
   readonly invoiceNumberMissing: boolean
-  readonly detail: string
-  readonly message: string
 }> {
-  readonly code = "BILLING_PROPOSAL_STATUS_INVALID" as const
   constructor(args: {
     readonly status: ProposalStatus
     readonly action: ProposalAction
@@ -73,7 +69,7 @@ export class ProposalStatusInvalid extends Data.TaggedError("ProposalStatusInval
     const detail = invoiceNumberMissing
       ? `The proposal has no invoice number; ${args.action} is not allowed. An operator must cancel it.`
       : `The proposal is ${args.status}; ${args.action} is only allowed on a proposal that is proposed.`
-    super({ status: args.status, action: args.action, invoiceNumberMissing, detail, message: detail })
+    super({ proposalStatus: args.status, action: args.action, invoiceNumberMissing, detail })
   }
 }
 
@@ -83,14 +79,13 @@ export class ProposalStatusInvalid extends Data.TaggedError("ProposalStatusInval
  *
  * @since 0.1.0
  */
-export class ProposalMaterialAlreadyInvoiced extends Data.TaggedError("ProposalMaterialAlreadyInvoiced")<{
-  readonly detail: string
-  readonly message: string
-}> {
-  readonly code = "BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED" as const
+export class ProposalMaterialAlreadyInvoiced extends Refusal(
+  "ProposalMaterialAlreadyInvoiced",
+  "BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED",
+  409
+) {
   constructor() {
-    const detail = "The proposal's charges were already invoiced; an operator must cancel the proposal."
-    super({ detail, message: detail })
+    super({ detail: "The proposal's charges were already invoiced; an operator must cancel the proposal." })
   }
 }
 
@@ -101,15 +96,16 @@ export class ProposalMaterialAlreadyInvoiced extends Data.TaggedError("ProposalM
  *
  * @since 0.1.0
  */
-export class ExternalReferenceAlreadyUsed extends Data.TaggedError("ExternalReferenceAlreadyUsed")<{
-  readonly externalReference: string
-  readonly detail: string
-  readonly message: string
-}> {
-  readonly code = "BILLING_EXTERNAL_REFERENCE_ALREADY_USED" as const
+export class ExternalReferenceAlreadyUsed extends Refusal(
+  "ExternalReferenceAlreadyUsed",
+  "BILLING_EXTERNAL_REFERENCE_ALREADY_USED",
+  409
+)<{ readonly externalReference: string }> {
   constructor(args: { readonly externalReference: string }) {
-    const detail = "The externalReference is already used by another invoice of this organization."
-    super({ externalReference: args.externalReference, detail, message: detail })
+    super({
+      externalReference: args.externalReference,
+      detail: "The externalReference is already used by another invoice of this organization."
+    })
   }
 }
 
@@ -119,14 +115,13 @@ export class ExternalReferenceAlreadyUsed extends Data.TaggedError("ExternalRefe
  *
  * @since 0.1.0
  */
-export class IntegrationNotConfigured extends Data.TaggedError("IntegrationNotConfigured")<{
-  readonly detail: string
-  readonly message: string
-}> {
-  readonly code = "BILLING_INTEGRATION_NOT_CONFIGURED" as const
+export class IntegrationNotConfigured extends Refusal(
+  "IntegrationNotConfigured",
+  "BILLING_INTEGRATION_NOT_CONFIGURED",
+  400
+) {
   constructor() {
-    const detail = "The organization has no configured billing integration."
-    super({ detail, message: detail })
+    super({ detail: "The organization has no configured billing integration." })
   }
 }
 
@@ -136,15 +131,13 @@ export class IntegrationNotConfigured extends Data.TaggedError("IntegrationNotCo
  *
  * @since 0.1.0
  */
-export class IntegrationGateNotDeclared extends Data.TaggedError("IntegrationGateNotDeclared")<{
-  readonly gate: string
-  readonly detail: string
-  readonly message: string
-}> {
-  readonly code = "BILLING_INTEGRATION_GATE_NOT_DECLARED" as const
+export class IntegrationGateNotDeclared extends Refusal(
+  "IntegrationGateNotDeclared",
+  "BILLING_INTEGRATION_GATE_NOT_DECLARED",
+  400
+)<{ readonly gate: string }> {
   constructor(args: { readonly gate: string }) {
-    const detail = `The billing integration has not declared the ${args.gate} gate.`
-    super({ gate: args.gate, detail, message: detail })
+    super({ gate: args.gate, detail: `The billing integration has not declared the ${args.gate} gate.` })
   }
 }
 
@@ -169,23 +162,8 @@ export type BillingRefusal =
 export type BillingRefusalCode = BillingRefusal["code"]
 
 /**
- * HTTP status of each refusal code (spec section 7.1, decisions.md section 4): 400 for a business rule that
- * refused the request, 409 where the request conflicts with state another request made.
+ * The HTTP status to answer a refusal with: its `status`, 400 or 409 (decisions.md section 4).
  *
  * @since 0.1.0
  */
-export const HTTP_STATUS_BY_CODE: { readonly [Code in BillingRefusalCode]: 400 | 409 } = {
-  BILLING_INVOICE_STATUS_INVALID: 400,
-  BILLING_PROPOSAL_STATUS_INVALID: 400,
-  BILLING_INTEGRATION_NOT_CONFIGURED: 400,
-  BILLING_INTEGRATION_GATE_NOT_DECLARED: 400,
-  BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED: 409,
-  BILLING_EXTERNAL_REFERENCE_ALREADY_USED: 409
-}
-
-/**
- * The HTTP status to answer a refusal with: 400 or 409, see {@link HTTP_STATUS_BY_CODE}.
- *
- * @since 0.1.0
- */
-export const httpStatusOf = (refusal: BillingRefusal): 400 | 409 => HTTP_STATUS_BY_CODE[refusal.code]
+export const httpStatusOf = (refusal: BillingRefusal): 400 | 409 => refusal.status

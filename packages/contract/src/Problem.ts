@@ -6,6 +6,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
+import { ErrorCode, type ErrorCodeValue } from "./ErrorCode.js"
 
 /** One failing field of a VALIDATION_FAILED problem: `path` is a JSON Pointer (RFC 6901) into the input. */
 export class ValidationIssue extends Schema.Class<ValidationIssue>("ValidationIssue")({
@@ -20,7 +21,7 @@ const fields = (status: number) => ({
   title: Schema.String,
   status: Schema.Literal(status),
   detail: Schema.optional(Schema.String),
-  code: Schema.optional(Schema.String),
+  code: Schema.optional(ErrorCode),
   issues: Schema.optional(Schema.Array(ValidationIssue))
 })
 
@@ -81,7 +82,7 @@ const titles = {
   500: "Internal Server Error"
 } as const
 
-type Options = { readonly detail?: string; readonly code?: string }
+type Options = { readonly detail?: string; readonly code?: ErrorCodeValue }
 
 const make = <S extends keyof typeof titles>(status: S, options: Options) => ({
   type: "about:blank" as const,
@@ -93,7 +94,7 @@ const make = <S extends keyof typeof titles>(status: S, options: Options) => ({
 
 /** Constructors with the fixed members filled in. */
 export const problem = {
-  badRequest: (code: string, detail: string) => new BadRequest(make(400, { code, detail })),
+  badRequest: (code: ErrorCodeValue, detail: string) => new BadRequest(make(400, { code, detail })),
   validationFailed: (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>, detail?: string) =>
     new BadRequest({
       ...make(400, { code: "VALIDATION_FAILED", detail: detail ?? "The request is not valid; see issues." }),
@@ -102,7 +103,7 @@ export const problem = {
   unauthorized: (detail: string) => new Unauthorized(make(401, { detail })),
   forbidden: (detail: string) => new Forbidden(make(403, { detail })),
   notFound: (detail: string) => new NotFound(make(404, { detail })),
-  conflict: (code: string, detail: string) => new Conflict(make(409, { code, detail })),
+  conflict: (code: ErrorCodeValue, detail: string) => new Conflict(make(409, { code, detail })),
   payloadTooLarge: (detail: string) => new PayloadTooLarge(make(413, { detail })),
   internal: (detail: string) => new InternalServerError(make(500, { detail }))
 }

@@ -44,14 +44,17 @@ export const ProposalStatus = Schema.Literal("proposed", "passed", "rejected", "
 /** Spec 2.1 `paymentReferenceType`. */
 export const PaymentReferenceType = Schema.Literal("ocr", "kid", "reference")
 
-/** C0 controls other than tab, line feed and carriage return, DEL, and UTF-16 halves without their pair. */
+/**
+ * C0 controls other than tab, line feed and carriage return, DEL, the C1 controls (U+0080 to U+009F, e.g. U+009B,
+ * the 8-bit CSI that terminals obey), and UTF-16 halves without their pair.
+ */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const unstorable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const unstorable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Text of a bounded length, counted in Unicode code points as JSON Schema's minLength/maxLength count them.
  * Leading and trailing white space is kept as sent; a text of only white space is refused, and so is one holding a
- * control character other than tab and line breaks, or half of a UTF-16 surrogate pair (neither can be stored as
+ * control character (C0 other than tab and line breaks, DEL, C1), or half of a UTF-16 surrogate pair (neither can be stored as
  * sent, and U+0000 can't be stored at all).
  */
 export const BoundedText = (min: number, max: number) =>

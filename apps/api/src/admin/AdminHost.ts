@@ -13,15 +13,20 @@ import { AdminApi } from "@propline/admin/AdminApi"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
-import { toProblems } from "../http/Problems.js"
-import { requestId } from "../http/RequestId.js"
+import { withProblemDetails } from "../platform/Problems.js"
+import { requestId } from "../platform/RequestId.js"
 import { ApplicationHandlers } from "./ApplicationHandlers.js"
+import { ApplicationViews } from "./ApplicationViews.js"
 import { AuditLogHandlers } from "./AuditLogHandlers.js"
+import { AuditLogViews } from "./AuditLogViews.js"
 import { BillingHandlers } from "./BillingHandlers.js"
+import { BillingViews } from "./BillingViews.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
+import { CustomerViews } from "./CustomerViews.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationHandlers } from "./OrganizationHandlers.js"
+import { OrganizationViews } from "./OrganizationViews.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
 
@@ -36,10 +41,20 @@ const AdminGroups = Layer.mergeAll(
   BillingHandlers
 )
 
+/** The services the console's handlers call; a capability's operator service is added here. */
+const AdminServices = Layer.mergeAll(
+  OperatorSessions.Default,
+  OrganizationViews.Default,
+  CustomerViews.Default,
+  ApplicationViews.Default,
+  AuditLogViews.Default,
+  BillingViews.Default
+)
+
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */
 const AdminApiLive = Layer.mergeAll(
   HttpApiBuilder.api(AdminApi).pipe(Layer.provide(AdminGroups)),
-  HttpApiBuilder.middleware(AdminApi, toProblems, { withContext: true }),
+  HttpApiBuilder.middleware(AdminApi, withProblemDetails, { withContext: true }),
   HttpApiBuilder.Router.Live,
   HttpApiBuilder.Middleware.layer
 ).pipe(Layer.provide([OperatorAuthenticationLive, CsrfProtectionLive, JsonPayloadLive]))
@@ -80,5 +95,5 @@ export const AdminHostLive = (config: AppConfigShape) =>
   Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), requestId))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: config.host })),
-    Layer.provide(OperatorSessions.Default)
+    Layer.provide(AdminServices)
   )

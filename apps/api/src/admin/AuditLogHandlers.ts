@@ -4,8 +4,9 @@ import { AdminApi } from "@propline/admin/AdminApi"
 import { AuditEntryView } from "@propline/admin/AuditLog"
 import { CurrentOperator } from "@propline/admin/Session"
 import { Effect } from "effect"
-import { decodeCursor, given, limitOf, page } from "./AdminListing.js"
-import * as Queries from "./AuditLogQueries.js"
+import * as CursorPage from "../platform/CursorPage.js"
+import { given, limitOf } from "./AdminListing.js"
+import { AuditLogViews } from "./AuditLogViews.js"
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/
 
@@ -19,14 +20,13 @@ const bound = (text: string | undefined, end: boolean): Date | undefined => {
 }
 
 export const AuditLogHandlers = HttpApiBuilder.group(AdminApi, "auditLog", (handlers) =>
-  handlers.handle("list", ({ urlParams }) =>
-    Effect.gen(function* () {
-      const operator = yield* CurrentOperator
-      const after = yield* decodeCursor("admin-audit", urlParams.cursor)
-      const limit = limitOf(urlParams.limit)
-      const rows = yield* Queries.entries(
-        operator.organizationId,
-        {
+  Effect.gen(function* () {
+    const views = yield* AuditLogViews
+    return handlers.handle("list", ({ urlParams }) =>
+      Effect.gen(function* () {
+        const { organizationId } = yield* CurrentOperator
+        const after = yield* CursorPage.decode("admin-audit", urlParams.cursor)
+        const filter = {
           action: given(urlParams.action),
           actorType: given(urlParams.actorType),
           targetType: given(urlParams.targetType),
@@ -34,12 +34,10 @@ export const AuditLogHandlers = HttpApiBuilder.group(AdminApi, "auditLog", (hand
           requestId: given(urlParams.requestId),
           from: bound(urlParams.from, false),
           to: bound(urlParams.to, true)
-        },
-        after,
-        limit
-      )
-      const result = page("admin-audit", rows, limit, (row) => ({ at: row.occurredAt, id: row.id }))
-      return { items: result.items.map((row) => new AuditEntryView(row)), nextCursor: result.nextCursor }
-    })
-  )
+        }
+        const page = yield* views.entries(organizationId, filter, after, limitOf(urlParams.limit))
+        return { items: page.items.map((row) => new AuditEntryView(row)), nextCursor: page.nextCursor }
+      })
+    )
+  })
 )

@@ -10,12 +10,16 @@ import {
   CustomerSummary
 } from "@propline/admin/Customers"
 import { CurrentOperator } from "@propline/admin/Session"
-import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
-import { decodeCursor, given, limitOf, page } from "./AdminListing.js"
-import * as Queries from "./CustomerQueries.js"
+import * as CursorPage from "../platform/CursorPage.js"
+import { toProblem } from "../platform/Problems.js"
+import { given, limitOf } from "./AdminListing.js"
+import { CustomerViews } from "./CustomerViews.js"
 
-const toContract = (row: Effect.Effect.Success<ReturnType<typeof Queries.contracts>>[number]) =>
+type ContractRow = Effect.Effect.Success<ReturnType<CustomerViews["contract"]>>["contract"]
+type CustomerRow = Effect.Effect.Success<ReturnType<CustomerViews["customer"]>>["customer"]
+
+const toContract = (row: ContractRow) =>
   new ContractSummary({
     id: row.id,
     contractNumber: row.contractNumber,
@@ -32,76 +36,56 @@ const toContract = (row: Effect.Effect.Success<ReturnType<typeof Queries.contrac
     createdAt: row.createdAt
   })
 
-const toCustomer = (row: Effect.Effect.Success<ReturnType<typeof Queries.customers>>[number]) =>
-  new CustomerSummary({ ...row, contractCount: Number(row.contractCount) })
+const toCustomer = (row: CustomerRow) => new CustomerSummary({ ...row, contractCount: Number(row.contractCount) })
 
 export const CustomerHandlers = HttpApiBuilder.group(AdminApi, "customers", (handlers) =>
-  handlers
-    .handle("list", ({ urlParams }) =>
-      Effect.gen(function* () {
-        const operator = yield* CurrentOperator
-        const after = yield* decodeCursor("admin-customers", urlParams.cursor)
-        const limit = limitOf(urlParams.limit)
-        const rows = yield* Queries.customers(
-          operator.organizationId,
-          { q: given(urlParams.q), kind: given(urlParams.kind) },
-          after,
-          limit
-        )
-        const result = page("admin-customers", rows, limit, (row) => ({ at: row.createdAt, id: row.id }))
-        return { items: result.items.map(toCustomer), nextCursor: result.nextCursor }
-      })
-    )
-    .handle("get", ({ path }) =>
-      Effect.gen(function* () {
-        const operator = yield* CurrentOperator
-        const customer = yield* Queries.customer(operator.organizationId, path.customerId)
-        if (customer === undefined) return yield* Effect.fail(problem.notFound("There is no such customer."))
-        const [accounts, contracts] = yield* Effect.all([
-          Queries.billingAccountsOf(operator.organizationId, customer.id),
-          Queries.contractsOfCustomer(operator.organizationId, customer.id)
-        ])
-        return new CustomerDetail({
-          customer: toCustomer(customer),
-          billingAccounts: accounts.map((account) => new BillingAccountView(account)),
-          contracts: contracts.map(toContract)
+  Effect.gen(function* () {
+    const views = yield* CustomerViews
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const after = yield* CursorPage.decode("admin-customers", urlParams.cursor)
+          const filter = { q: given(urlParams.q), kind: given(urlParams.kind) }
+          const page = yield* views.customers(organizationId, filter, after, limitOf(urlParams.limit))
+          return { items: page.items.map(toCustomer), nextCursor: page.nextCursor }
         })
-      })
-    )
-    .handle("listContracts", ({ urlParams }) =>
-      Effect.gen(function* () {
-        const operator = yield* CurrentOperator
-        const after = yield* decodeCursor("admin-contracts", urlParams.cursor)
-        const limit = limitOf(urlParams.limit)
-        const rows = yield* Queries.contracts(
-          operator.organizationId,
-          {
+      )
+      .handle("get", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const found = yield* views.customer(organizationId, path.customerId).pipe(Effect.mapError(toProblem))
+          return new CustomerDetail({
+            customer: toCustomer(found.customer),
+            billingAccounts: found.billingAccounts.map((account) => new BillingAccountView(account)),
+            contracts: found.contracts.map(toContract)
+          })
+        })
+      )
+      .handle("listContracts", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const after = yield* CursorPage.decode("admin-contracts", urlParams.cursor)
+          const filter = {
             q: given(urlParams.q),
             status: given(urlParams.status),
             customerId: urlParams.customerId,
             operationalContextId: urlParams.operationalContextId
-          },
-          after,
-          limit
-        )
-        const result = page("admin-contracts", rows, limit, (row) => ({ at: row.createdAt, id: row.id }))
-        return { items: result.items.map(toContract), nextCursor: result.nextCursor }
-      })
-    )
-    .handle("getContract", ({ path }) =>
-      Effect.gen(function* () {
-        const operator = yield* CurrentOperator
-        const contract = yield* Queries.contract(operator.organizationId, path.contractId)
-        if (contract === undefined) return yield* Effect.fail(problem.notFound("There is no such contract."))
-        const [account, lines] = yield* Effect.all([
-          Queries.billingAccount(operator.organizationId, contract.billingAccountId),
-          Queries.contractLines(contract.id)
-        ])
-        return new ContractDetail({
-          contract: toContract(contract),
-          billingAccount: new BillingAccountView(account),
-          lines: lines.map((line) => new ContractLineView(line))
+          }
+          const page = yield* views.contracts(organizationId, filter, after, limitOf(urlParams.limit))
+          return { items: page.items.map(toContract), nextCursor: page.nextCursor }
         })
-      })
-    )
+      )
+      .handle("getContract", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const found = yield* views.contract(organizationId, path.contractId).pipe(Effect.mapError(toProblem))
+          return new ContractDetail({
+            contract: toContract(found.contract),
+            billingAccount: new BillingAccountView(found.billingAccount),
+            lines: found.lines.map((line) => new ContractLineView(line))
+          })
+        })
+      )
+  })
 )

@@ -4,23 +4,26 @@ import { AdminApi } from "@propline/admin/AdminApi"
 import { ContextNode, OrganizationView } from "@propline/admin/Organization"
 import { CurrentOperator, OrganizationSummary } from "@propline/admin/Session"
 import { Effect } from "effect"
-import * as Queries from "./OrganizationQueries.js"
+import { toProblem } from "../platform/Problems.js"
+import { OrganizationViews } from "./OrganizationViews.js"
 
 export const OrganizationHandlers = HttpApiBuilder.group(AdminApi, "organization", (handlers) =>
-  handlers.handle("get", () =>
-    Effect.gen(function* () {
-      const operator = yield* CurrentOperator
-      const [organization, contexts, counts] = yield* Effect.all([
-        Queries.organization(operator.organizationId),
-        Queries.contexts(operator.organizationId),
-        Queries.counts(operator.organizationId)
-      ])
-      if (organization === undefined) return yield* Effect.die(new Error("an operator's organization is missing"))
-      return new OrganizationView({
-        organization: new OrganizationSummary(organization),
-        contexts: contexts.map((context) => new ContextNode(context)),
-        counts
+  Effect.gen(function* () {
+    const views = yield* OrganizationViews
+    return handlers.handle("get", () =>
+      Effect.gen(function* () {
+        const { organizationId } = yield* CurrentOperator
+        const [organization, contexts, counts] = yield* Effect.all([
+          views.organization(organizationId).pipe(Effect.mapError(toProblem)),
+          views.contexts(organizationId),
+          views.counts(organizationId)
+        ])
+        return new OrganizationView({
+          organization: new OrganizationSummary(organization),
+          contexts: contexts.map((context) => new ContextNode(context)),
+          counts
+        })
       })
-    })
-  )
+    )
+  })
 )

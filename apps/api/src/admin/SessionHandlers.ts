@@ -17,12 +17,13 @@ import { Duration, Effect } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
 import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
-import * as OrganizationQueries from "./OrganizationQueries.js"
+import { OrganizationViews } from "./OrganizationViews.js"
 
 const sessionView = (session: OperatorSession) =>
   Effect.gen(function* () {
-    const organization = yield* OrganizationQueries.organization(session.organizationId)
-    if (organization === undefined) return yield* Effect.die(new Error("an operator's organization is missing"))
+    const organization = yield* Effect.flatMap(OrganizationViews, (views) => views.organization(session.organizationId)).pipe(
+      Effect.orDie
+    )
     return new SessionView({
       operator: new OperatorView({ id: session.operatorId, email: session.email, name: session.name }),
       organization: new OrganizationSummary(organization),

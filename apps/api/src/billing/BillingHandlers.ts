@@ -1,10 +1,10 @@
 /**
- * HTTP handlers of the billing group: decode (done by the contract's schemas), check the role, call
- * {@link BillingService}, encode domain records as the contract's Invoice / InvoiceProposal (spec 2.1, 2.2).
+ * HTTP handlers of the billing group: decoding is the contract's schemas (the role and body checks its
+ * middleware), each handler calls {@link BillingService} and encodes domain records as the contract's Invoice /
+ * InvoiceProposal (spec 2.1, 2.2).
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
-import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
@@ -13,11 +13,10 @@ import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
-import { problem } from "@propline/contract/Problem"
 import { Clock, Effect } from "effect"
-import * as Cursor from "../http/Cursor.js"
-import { fromRefusal } from "../http/Problems.js"
-import { BillingService, type RecordNotFound } from "./BillingService.js"
+import * as CursorPage from "../platform/CursorPage.js"
+import { toProblem } from "../platform/Problems.js"
+import { BillingService } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
 
@@ -44,16 +43,6 @@ export const toProposal = (record: InvoiceProposalRecord): InvoiceProposal =>
     true
   )
 
-/** 404 for a missing or invisible record, else the refusal's own problem. */
-const toProblem = (error: RecordNotFound | BillingRefusal) =>
-  error._tag === "RecordNotFound"
-    ? problem.notFound(
-        error.kind === "proposal"
-          ? "No such invoice proposal, or the token cannot see it."
-          : "No such invoice, or the token cannot see it."
-      )
-    : fromRefusal(error)
-
 export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =>
   Effect.gen(function* () {
     const billing = yield* BillingService
@@ -61,21 +50,19 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("getVerificationQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const limit = urlParams.limit ?? DEFAULT_LIMIT
-          const after = yield* Cursor.decode("verification-queue", urlParams.cursor)
-          const rows = yield* billing.verificationQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
-          const page = Cursor.page("verification-queue", rows, limit, (row) => ({ at: row.createdAt, id: row.id }))
+          const after = yield* CursorPage.decode("verification-queue", urlParams.cursor)
+          const page = yield* billing
+            .verificationQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT)
+            .pipe(Effect.mapError(toProblem))
           return { items: page.items.map(toProposal), nextCursor: page.nextCursor }
         })
       )
       .handle("getSendQueue", ({ urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const limit = urlParams.limit ?? DEFAULT_LIMIT
-          const after = yield* Cursor.decode("send-queue", urlParams.cursor)
-          const rows = yield* billing.sendQueue(principal, after, limit).pipe(Effect.mapError(fromRefusal))
+          const after = yield* CursorPage.decode("send-queue", urlParams.cursor)
+          const page = yield* billing.sendQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT).pipe(Effect.mapError(toProblem))
           const today = yield* todayIn
-          const page = Cursor.page("send-queue", rows, limit, (row) => ({ at: row.approvedAt ?? row.createdAt, id: row.id }))
           return { items: page.items.map((row) => toInvoice(row, today)), nextCursor: page.nextCursor }
         })
       )

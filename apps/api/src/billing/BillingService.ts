@@ -1,170 +1,166 @@
 /**
- * The billing slice's operations (spec 3, 4.1, 4.2; decisions 4, 5). Each write is one transaction: load and lock
- * the record, ask the pure domain (`@propline/billing`), persist the new state, the events and the audit entry.
- * Refusals come back as the domain's tagged values; the HTTP layer turns them into problem details.
+ * The billing operations of the API (spec 3, 4.1, 4.2; decisions 4, 5). Each write is one transaction: read the
+ * billing scope, load and lock the record (404 when missing or invisible — before any business rule, so a caller
+ * learns nothing about the integration from a record it can't see), ask the pure domain (`@propline/billing`),
+ * persist the new state, the events and the audit entry. Refusals come back as the domain's tagged values; the
+ * handlers turn them into problem details.
  */
-import * as InvoiceLifecycle from "@propline/billing/InvoiceLifecycle"
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import { ExternalReferenceAlreadyUsed } from "@propline/billing/BillingRefusal"
+import * as InvoiceLifecycle from "@propline/billing/InvoiceLifecycle"
 import * as ProposalVerification from "@propline/billing/ProposalVerification"
 import type { PrincipalShape } from "@propline/contract/Authentication"
-import * as Db from "@propline/db/Db"
-import { Clock, Data, Effect, FiberRef } from "effect"
+import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import * as Audit from "../Audit.js"
-import * as ContextRepository from "../contexts/ContextRepository.js"
-import type { Position } from "../http/Cursor.js"
-import { currentRequestId } from "../http/RequestId.js"
-import * as Repo from "./BillingRepository.js"
+import * as Audit from "../platform/Audit.js"
+import * as CursorPage from "../platform/CursorPage.js"
+import * as Outbox from "../platform/Outbox.js"
+import { RecordNotFound } from "../platform/RecordNotFound.js"
+import * as Sql from "../platform/Sql.js"
+import { BillingScopeRepository } from "./BillingScopeRepository.js"
+import { InvoiceRepository } from "./InvoiceRepository.js"
+import { ProposalRepository } from "./ProposalRepository.js"
 
-/** The record does not exist, or the principal can't see it (another organization or context): 404. */
-export class RecordNotFound extends Data.TaggedError("RecordNotFound")<{ readonly kind: "proposal" | "invoice" }> {}
+const span = (name: string) => Effect.withSpan(`BillingService.${name}`, { captureStackTrace: false })
 
-/** The integration and the visible contexts; fails unless a billing integration is configured. */
-const requireIntegration = (principal: PrincipalShape) =>
-  Effect.tap(ContextRepository.billingScope(principal.organizationId, principal.contexts), (scope) =>
-    ProposalVerification.requireBillingIntegration(scope.integration)
-  )
-
-/** As {@link requireIntegration}, and the integration must have declared the verification gate. */
-const requireGate = (principal: PrincipalShape) =>
-  Effect.tap(ContextRepository.billingScope(principal.organizationId, principal.contexts), (scope) =>
-    ProposalVerification.requireVerificationGate(scope.integration)
-  )
-
-const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
-
-const audit = (principal: PrincipalShape, action: string, targetType: string, targetId: string, at: Date, details?: Record<string, unknown>) =>
-  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
-    Audit.record({
-      organizationId: principal.organizationId,
-      actorType: "application",
-      actorId: principal.subject,
-      action,
-      targetType,
-      targetId,
-      requestId,
-      ...(details === undefined ? {} : { details }),
-      occurredAt: at
-    })
-  )
-
-/**
- * The proposal, locked for the transaction, after the verification gate is checked; RecordNotFound (404) when it
- * doesn't exist or lies outside the principal's organization or contexts.
- */
-const lockVisibleProposal = (principal: PrincipalShape, proposalId: string) =>
-  Effect.gen(function* () {
-    const scope = yield* requireGate(principal)
-    const proposal = yield* Repo.lockProposal(principal.organizationId, scope.contextIds, proposalId)
-    return proposal ?? (yield* new RecordNotFound({ kind: "proposal" }))
-  })
-
-/** The invoice, locked for the transaction, after the integration is checked; RecordNotFound (404) as above. */
-const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) =>
-  Effect.gen(function* () {
-    const scope = yield* requireIntegration(principal)
-    const invoice = yield* Repo.lockInvoice(principal.organizationId, scope.contextIds, invoiceId)
-    return invoice ?? (yield* new RecordNotFound({ kind: "invoice" }))
-  })
-
-/** A transaction whose infrastructure failures are defects (callers can't act on them). */
-const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Db.Db> =>
-  Effect.catchIf(
-    Db.transaction(effect),
-    (error): error is Db.SqlError => error instanceof Db.SqlError,
-    (error) => Effect.die(error)
-  ) as Effect.Effect<A, E, R | Db.Db>
-
-export class BillingService extends Effect.Service<BillingService>()("@propline/api/BillingService", {
-  accessors: true,
-  succeed: {
-    /**
-     * Verification queue (spec 4.2): proposals `proposed` in the principal's contexts, oldest first; `limit + 1`
-     * rows. Refusals: BILLING_INTEGRATION_NOT_CONFIGURED, BILLING_INTEGRATION_GATE_NOT_DECLARED (400).
-     */
-    verificationQueue: (principal: PrincipalShape, after: Position | undefined, limit: number) =>
-      Effect.gen(function* () {
-        const scope = yield* requireGate(principal)
-        return yield* Repo.verificationQueue(principal.organizationId, scope.contextIds, after, limit)
-      }).pipe(Effect.withSpan("BillingService.verificationQueue")),
-
-    /** Send queue (spec 4.2): invoices `approved`, oldest approval first; `limit + 1` rows. */
-    sendQueue: (principal: PrincipalShape, after: Position | undefined, limit: number) =>
-      Effect.gen(function* () {
-        const scope = yield* requireIntegration(principal)
-        return yield* Repo.sendQueue(principal.organizationId, scope.contextIds, after, limit)
-      }).pipe(Effect.withSpan("BillingService.sendQueue")),
+export class BillingService extends Effect.Service<BillingService>()("@propline/api/billing/BillingService", {
+  effect: Effect.gen(function* () {
+    const scopes = yield* BillingScopeRepository
+    const proposals = yield* ProposalRepository
+    const invoices = yield* InvoiceRepository
 
     /**
-     * Pass (spec 3, 4.1): the proposal becomes `passed` and an `approved` invoice is created in the same
-     * transaction. The proposal row is locked first, so of concurrent passes exactly one succeeds and the rest see
-     * `passed` (400 BILLING_PROPOSAL_STATUS_INVALID). The charges are locked too, so two proposals over the same
-     * material can't both pass (409 BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED); the unique key on
-     * (organization, externalReference) settles a race between two proposals with one reference (409).
+     * The proposal, locked for the transaction: 404 (RecordNotFound) when it doesn't exist or lies outside the
+     * principal's organization or contexts; then the integration must be ready with the verification gate.
      */
-    passProposal: (principal: PrincipalShape, proposalId: string, externalReference: string) =>
-      inTransaction(
+    const lockVisibleProposal = (principal: PrincipalShape, proposalId: string) =>
+      Effect.gen(function* () {
+        const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+        const proposal = yield* proposals.lock(principal.organizationId, scope.contextIds, proposalId)
+        if (proposal === undefined) return yield* new RecordNotFound({ kind: "invoice proposal" })
+        yield* ProposalVerification.requireVerificationGate(scope.integration)
+        return proposal
+      })
+
+    /** The invoice, locked for the transaction: 404 as above; then the integration must be ready. */
+    const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) =>
+      Effect.gen(function* () {
+        const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+        const invoice = yield* invoices.lock(principal.organizationId, scope.contextIds, invoiceId)
+        if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
+        yield* ProposalVerification.requireBillingIntegration(scope.integration)
+        return invoice
+      })
+
+    return {
+      /**
+       * Verification queue (spec 4.2): proposals `proposed` in the principal's contexts, oldest first.
+       * Refusals: BILLING_INTEGRATION_NOT_CONFIGURED, BILLING_INTEGRATION_GATE_NOT_DECLARED (400).
+       */
+      verificationQueue: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
         Effect.gen(function* () {
-          const proposal = yield* lockVisibleProposal(principal, proposalId)
-          const charges = proposal.status === "proposed" ? yield* Repo.lockProposalCharges(proposal.id) : { chargeIds: [], alreadyInvoiced: false }
-          const externalReferenceTaken = yield* Repo.isExternalReferenceTaken(principal.organizationId, externalReference)
-          const at = yield* now
-          const transition = yield* ProposalVerification.pass(
-            proposal,
-            {
-              externalReference,
-              invoiceId: randomUUID(),
-              materialAlreadyInvoiced: charges.alreadyInvoiced,
-              externalReferenceTaken
-            },
-            at
-          )
-          yield* Repo.insertInvoiceFromProposal(transition.invoice, proposal.id, charges.chargeIds).pipe(
-            Effect.catchTag("ExternalReferenceConflict", () =>
-              Effect.fail(new ExternalReferenceAlreadyUsed({ externalReference }) as BillingRefusal)
+          const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+          yield* ProposalVerification.requireVerificationGate(scope.integration)
+          const rows = yield* proposals.verificationQueue(principal.organizationId, scope.contextIds, after, limit)
+          return CursorPage.page("verification-queue", rows, limit)
+        }).pipe(span("verificationQueue")),
+
+      /** Send queue (spec 4.2): invoices `approved`, oldest approval first. Refusal: BILLING_INTEGRATION_NOT_CONFIGURED. */
+      sendQueue: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+          yield* ProposalVerification.requireBillingIntegration(scope.integration)
+          const rows = yield* invoices.sendQueue(principal.organizationId, scope.contextIds, after, limit)
+          return CursorPage.page("send-queue", rows, limit)
+        }).pipe(span("sendQueue")),
+
+      /**
+       * Pass (spec 3, 4.1): the proposal becomes `passed` and an `approved` invoice is created in the same
+       * transaction. The proposal row is locked first, so of concurrent passes exactly one succeeds and the rest see
+       * `passed` (400 BILLING_PROPOSAL_STATUS_INVALID). The charges are locked too, so two proposals over the same
+       * material can't both pass (409 BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED); the unique key on
+       * (organization, externalReference) settles a race between two proposals with one reference (409
+       * BILLING_EXTERNAL_REFERENCE_ALREADY_USED).
+       */
+      passProposal: (principal: PrincipalShape, proposalId: string, externalReference: string) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const proposal = yield* lockVisibleProposal(principal, proposalId)
+            const charges =
+              proposal.status === "proposed"
+                ? yield* proposals.lockCharges(proposal.id)
+                : { chargeIds: [], alreadyInvoiced: false }
+            const externalReferenceTaken = yield* invoices.isExternalReferenceTaken(principal.organizationId, externalReference)
+            const at = yield* Sql.now
+            const transition = yield* ProposalVerification.pass(
+              proposal,
+              { externalReference, invoiceId: randomUUID(), materialAlreadyInvoiced: charges.alreadyInvoiced, externalReferenceTaken },
+              at
             )
-          )
-          yield* Repo.updateProposal(transition.proposal, transition.invoice.id)
-          yield* Repo.appendEvents(transition.events)
-          yield* audit(principal, "billing.invoice_proposal.pass", "invoice_proposal", proposal.id, at, {
-            externalReference,
-            invoiceId: transition.invoice.id
+            yield* invoices
+              .insertFromProposal(transition.invoice, proposal.id, charges.chargeIds)
+              .pipe(
+                Effect.catchTag("ExternalReferenceConflict", () =>
+                  Effect.fail<BillingRefusal>(new ExternalReferenceAlreadyUsed({ externalReference }))
+                )
+              )
+            yield* proposals.update(transition.proposal, transition.invoice.id)
+            yield* Outbox.append(transition.events)
+            yield* Audit.byPrincipal(principal, {
+              action: "billing.invoice_proposal.pass",
+              targetType: "invoice_proposal",
+              targetId: proposal.id,
+              details: { externalReference, invoiceId: transition.invoice.id },
+              at
+            })
+            return transition
           })
-          return transition
-        })
-      ).pipe(Effect.withSpan("BillingService.passProposal")),
+        ).pipe(span("passProposal")),
 
-    /** Reject (decisions 5): `proposed` → `rejected` with the reason; a repeat is 400 BILLING_PROPOSAL_STATUS_INVALID. */
-    rejectProposal: (principal: PrincipalShape, proposalId: string, reason: string) =>
-      inTransaction(
-        Effect.gen(function* () {
-          const proposal = yield* lockVisibleProposal(principal, proposalId)
-          const at = yield* now
-          const transition = yield* ProposalVerification.reject(proposal, { reason }, at)
-          yield* Repo.updateProposal(transition.proposal)
-          yield* Repo.appendEvents(transition.events)
-          yield* audit(principal, "billing.invoice_proposal.reject", "invoice_proposal", proposal.id, at, { reason })
-          return transition.proposal
-        })
-      ).pipe(Effect.withSpan("BillingService.rejectProposal")),
+      /** Reject (decisions 5): `proposed` → `rejected` with the reason; a repeat is 400 BILLING_PROPOSAL_STATUS_INVALID. */
+      rejectProposal: (principal: PrincipalShape, proposalId: string, reason: string) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const proposal = yield* lockVisibleProposal(principal, proposalId)
+            const at = yield* Sql.now
+            const transition = yield* ProposalVerification.reject(proposal, { reason }, at)
+            yield* proposals.update(transition.proposal)
+            yield* Outbox.append(transition.events)
+            yield* Audit.byPrincipal(principal, {
+              action: "billing.invoice_proposal.reject",
+              targetType: "invoice_proposal",
+              targetId: proposal.id,
+              details: { reason },
+              at
+            })
+            return transition.proposal
+          })
+        ).pipe(span("rejectProposal")),
 
-    /**
-     * Report failed (spec 3, 4.1): `approved` → `failed` with failedAt and failureReason. The invoice row is locked,
-     * so of concurrent reports exactly one succeeds; the rest, and any later report, get 400
-     * BILLING_INVOICE_STATUS_INVALID.
-     */
-    reportFailed: (principal: PrincipalShape, invoiceId: string, reason: string) =>
-      inTransaction(
-        Effect.gen(function* () {
-          const invoice = yield* lockVisibleInvoice(principal, invoiceId)
-          const at = yield* now
-          const transition = yield* InvoiceLifecycle.reportFailed(invoice, { reason }, at)
-          yield* Repo.updateInvoiceStatus(transition.invoice)
-          yield* Repo.appendEvents(transition.events)
-          yield* audit(principal, "billing.invoice.report_failed", "invoice", invoice.id, at, { reason })
-          return transition.invoice
-        })
-      ).pipe(Effect.withSpan("BillingService.reportFailed"))
-  }
+      /**
+       * Report failed (spec 3, 4.1): `approved` → `failed` with failedAt and failureReason. The invoice row is
+       * locked, so of concurrent reports exactly one succeeds; the rest, and any later report, get 400
+       * BILLING_INVOICE_STATUS_INVALID.
+       */
+      reportFailed: (principal: PrincipalShape, invoiceId: string, reason: string) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const invoice = yield* lockVisibleInvoice(principal, invoiceId)
+            const at = yield* Sql.now
+            const transition = yield* InvoiceLifecycle.reportFailed(invoice, { reason }, at)
+            yield* invoices.updateStatus(transition.invoice)
+            yield* Outbox.append(transition.events)
+            yield* Audit.byPrincipal(principal, {
+              action: "billing.invoice.report_failed",
+              targetType: "invoice",
+              targetId: invoice.id,
+              details: { reason },
+              at
+            })
+            return transition.invoice
+          })
+        ).pipe(span("reportFailed"))
+    }
+  }),
+  dependencies: [BillingScopeRepository.Default, ProposalRepository.Default, InvoiceRepository.Default]
 }) {}

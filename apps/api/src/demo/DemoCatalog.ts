@@ -16,7 +16,7 @@
  * - "Fjord Offices AS" (NO), for tenant-isolation checks: 3 contexts, 1 customer, 1 contract, 1 approved
  *   invoice, 1 proposal.
  */
-import { unsentInvoiceColumns } from "../billing/BillingRepository.js"
+import { unsentInvoiceColumns } from "../billing/InvoiceRepository.js"
 import type {
   BillingAccountTable,
   BillingIntegrationTable,

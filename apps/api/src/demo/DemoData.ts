@@ -8,7 +8,7 @@
 import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
-import * as Audit from "../Audit.js"
+import * as Audit from "../platform/Audit.js"
 import { createApplication } from "../identity/Applications.js"
 import {
   DEMO_APPLICATION_NAME,

@@ -7,12 +7,13 @@
  *
  * The check runs in one transaction holding the operator's row lock, so instances that start together take turns.
  */
-import * as Db from "@propline/db/Db"
+import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { join } from "node:path"
-import * as Audit from "../Audit.js"
 import { hashPassword, verifyPassword } from "../admin/Passwords.js"
+import * as Audit from "../platform/Audit.js"
+import * as Sql from "../platform/Sql.js"
 import { ensureOwnerOnly, readStringRecord, writeOwnerOnlyJson } from "./OwnerOnlyFile.js"
 
 /** The file's name inside DATA_DIR. */
@@ -34,12 +35,12 @@ export interface DemoOperator extends DemoOperatorFile {
   readonly filePath: string
 }
 
-const SYSTEM_ACTOR = { actorType: "system", actorId: "demo-operator" } as const
+const SYSTEM_ACTOR = { type: "system", id: "demo-operator" } as const
 
 /** The operator row, locked; made (with a placeholder hash that matches no password) when missing. */
 const lockOperator = (organizationId: string, now: Date) =>
   Effect.gen(function* () {
-    yield* Db.query((db) =>
+    yield* Sql.query((db) =>
       db
         .insertInto("operators")
         .values({
@@ -55,7 +56,7 @@ const lockOperator = (organizationId: string, now: Date) =>
         .onConflict((oc) => oc.column("email").doNothing())
         .execute()
     )
-    return yield* Db.query((db) =>
+    return yield* Sql.query((db) =>
       db
         .selectFrom("operators")
         .select(["id", "organizationId", "passwordHash"])
@@ -75,7 +76,7 @@ export const ensureDemoOperator = (input: {
   readonly organizationId: string
   readonly now: Date
 }): Effect.Effect<DemoOperator, never, Db.Db> =>
-  Db.transaction(
+  Sql.transaction(
     Effect.gen(function* () {
       const operator = yield* lockOperator(input.organizationId, input.now)
       const filePath = join(input.dataDir, DEMO_OPERATOR_FILE)
@@ -94,23 +95,20 @@ export const ensureDemoOperator = (input: {
       }
       const password = randomBytes(18).toString("base64url")
       const passwordHash = yield* hashPassword(password)
-      yield* Db.query((db) =>
+      yield* Sql.query((db) =>
         db.updateTable("operators").set({ passwordHash, updatedAt: input.now }).where("id", "=", operator.id).execute()
       )
-      yield* Audit.record({
-        organizationId: operator.organizationId,
-        ...SYSTEM_ACTOR,
+      yield* Audit.byActor(operator.organizationId, SYSTEM_ACTOR, {
         action: "operator.password_set",
         targetType: "operator",
         targetId: operator.id,
-        requestId: null,
-        occurredAt: input.now
+        at: input.now
       })
       const content = { email: DEMO_OPERATOR_EMAIL, password, admin_url: input.adminUrl }
       yield* writeOwnerOnlyJson(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
-  ).pipe(Effect.orDie, Effect.withSpan("DemoOperator.ensureDemoOperator"))
+  ).pipe(Effect.withSpan("DemoOperator.ensureDemoOperator", { captureStackTrace: false }))
 
 /** The banner's lines for the admin console: its address and the sign-in, and the file they are in. */
 export const printOperatorBanner = (operator: DemoOperator): string =>

@@ -7,7 +7,7 @@ import * as Db from "@propline/db/Db"
 import { formatSecret, SECRET_RANDOM_BYTES } from "@propline/identity/ClientSecret"
 import { Data, Effect } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
-import * as Audit from "../Audit.js"
+import * as Audit from "../platform/Audit.js"
 
 /** Spec 5.2 / 8: active secrets per Application. */
 export const MAX_ACTIVE_SECRETS = 2

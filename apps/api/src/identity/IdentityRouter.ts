@@ -19,7 +19,7 @@
  *   `Cache-Control: public, max-age=60`.
  *
  * Other paths: 404 problem details (spec 2.3); another method on a discovery path: 405 with `Allow: GET, HEAD`.
- * Every response carries `X-Request-Id` (decisions 4; `http/RequestId.ts`).
+ * Every response carries `X-Request-Id` (decisions 4; `platform/RequestId.ts`).
  *
  * Serving it: `HttpServer.serve(IdentityHttpApp)` on a `NodeHttpServer.layer`, with {@link IdentityLive}
  * (see `Hosts.ts`).
@@ -34,8 +34,8 @@ import {
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
 import { Cause, Effect, Either, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
-import { readBoundedBody } from "../http/RequestBody.js"
-import { requestId } from "../http/RequestId.js"
+import { readBoundedBody } from "../platform/RequestBody.js"
+import { requestId } from "../platform/RequestId.js"
 import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 import { TokenIssuer } from "./TokenIssuer.js"

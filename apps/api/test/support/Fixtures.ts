@@ -6,7 +6,7 @@
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { unsentInvoiceColumns } from "../../src/billing/BillingRepository.js"
+import { unsentInvoiceColumns } from "../../src/billing/InvoiceRepository.js"
 import * as Applications from "../../src/identity/Applications.js"
 
 export const NOW = new Date("2026-11-20T09:00:00.000Z")

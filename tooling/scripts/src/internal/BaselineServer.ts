@@ -5,8 +5,8 @@
  *
  * - `GET /send-queue?limit=N` (1..100, default 50): the SQL the API runs for one send-queue page, on a `pg.Pool`
  *   of the same size as the API's (10): one statement for the organization's billing integration and the recursive
- *   CTE of the visible contexts (`ContextRepository.billingScope`), then
- *   `select * from invoices … order by approved_at, id limit N + 1` (`BillingRepository.sendQueue`). Rows are
+ *   CTE of the visible contexts (`BillingScopeRepository.scope`), then
+ *   `select * from invoices … order by approved_at, id limit N + 1` (`InvoiceRepository.sendQueue`). Rows are
  *   serialized with `JSON.stringify` as `{ items, nextCursor }`. No token verification: the organization and the
  *   granted contexts come from the environment (those of the demo Application).
  * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of

@@ -5,19 +5,27 @@
  * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
  */
 import { HttpApiBuilder, HttpApiError, type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
-import type { BillingRefusal } from "@propline/billing/BillingRefusal"
-import { httpStatusOf } from "@propline/billing/BillingRefusal"
 import { IntegrationApi } from "@propline/contract/Api"
-import { problem } from "@propline/contract/Problem"
+import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
+import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
+import type { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
 import { BodyRejected, MAX_BODY_BYTES, withCheckedBody } from "./RequestBody.js"
 
-/** A domain refusal as its problem: 400 or 409 by code (decisions 4), `code` the spec's, `detail` the domain's. */
-export const fromRefusal = (refusal: BillingRefusal) =>
-  httpStatusOf(refusal) === 409
-    ? problem.conflict(refusal.code, refusal.detail)
-    : problem.badRequest(refusal.code, refusal.detail)
+/**
+ * A refusal of any domain package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the
+ * spec's, `detail` the domain's sentence.
+ */
+export const fromRefusal = (refusal: RefusalShape): BadRequest | Conflict =>
+  refusal.status === 409 ? problem.conflict(refusal.code, refusal.detail) : problem.badRequest(refusal.code, refusal.detail)
+
+/**
+ * What a service can fail with, as the problem a handler answers: 404 for a record that is missing or outside the
+ * token's reach, else the refusal's problem. Handlers call services as `service.op(…).pipe(Effect.mapError(toProblem))`.
+ */
+export const toProblem = (error: RefusalShape | RecordNotFound): BadRequest | Conflict | NotFound =>
+  error._tag === "RecordNotFound" ? problem.notFound((error as RecordNotFound).detail) : fromRefusal(error as RefusalShape)
 
 /**
  * Spec 7.1: one issue per failing field. The decoder can report several for one path (each branch of an optional
@@ -62,7 +70,7 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
  * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect
  * is a 500 problem.
  */
-export const toProblems = (app: HttpApp.Default) =>
+export const withProblemDetails = (app: HttpApp.Default) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     return yield* app.pipe(
@@ -101,5 +109,5 @@ export const toProblems = (app: HttpApp.Default) =>
     )
   })
 
-/** {@link toProblems} as the API host's HttpApi-level middleware. */
-export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, toProblems, { withContext: true })
+/** {@link withProblemDetails} as the API host's HttpApi-level middleware. */
+export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, withProblemDetails, { withContext: true })

@@ -7,14 +7,15 @@ import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServerRespo
 import { IntegrationApi } from "@propline/contract/Api"
 import { openApiDocument } from "@propline/contract/OpenApiDocument"
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../AppConfig.js"
-import { BillingHandlers } from "../billing/BillingHandlers.js"
-import { BillingService } from "../billing/BillingService.js"
-import { OperationalContextHandlers } from "../contexts/OperationalContextHandlers.js"
-import { AuthenticationLive } from "./AuthenticationLive.js"
-import { BillingRoleLive, JsonBodyLive } from "./RequestAdmission.js"
-import { ProblemsMiddleware } from "./Problems.js"
-import { requestId } from "./RequestId.js"
+import { AppConfig } from "./AppConfig.js"
+import { BillingHandlers } from "./billing/BillingHandlers.js"
+import { BillingService } from "./billing/BillingService.js"
+import { ContextService } from "./contexts/ContextService.js"
+import { OperationalContextHandlers } from "./contexts/OperationalContextHandlers.js"
+import { AuthenticationLive } from "./platform/Authentication.js"
+import { ProblemsMiddleware } from "./platform/Problems.js"
+import { JsonBodyLive, RolesLive } from "./platform/RequestAdmission.js"
+import { requestId } from "./platform/RequestId.js"
 
 const OpenApiJson = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
@@ -52,10 +53,14 @@ const bearerChallenge = HttpMiddleware.make((app) =>
   )
 )
 
-/** The API layer: contract + handlers + middleware; needs Db, AppConfig and AccessTokenVerifier. */
+/**
+ * The API layer: the contract, one handler group and one service per capability, and the kernel's middleware
+ * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerifier.
+ */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
   Layer.provide([OperationalContextHandlers, BillingHandlers]),
-  Layer.provide([AuthenticationLive, JsonBodyLive, BillingRoleLive, ProblemsMiddleware, BillingService.Default])
+  Layer.provide([ContextService.Default, BillingService.Default]),
+  Layer.provide([AuthenticationLive, JsonBodyLive, RolesLive, ProblemsMiddleware])
 )
 
 /** Routes beside the API: the OpenAPI document and the reference page. */

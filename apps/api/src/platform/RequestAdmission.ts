@@ -1,10 +1,12 @@
-/** Server sides of the contract's request-admission middleware: JSON bodies and role requirements. */
-/** A body must be sent as `application/json` (or `+json`). */
+/**
+ * Server sides of the contract's request-admission middleware: JSON bodies (sent as `application/json` or
+ * `+json`) and role requirements.
+ */
 import { HttpServerRequest } from "@effect/platform"
 import { Principal, type Role } from "@propline/contract/Authentication"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { problem } from "@propline/contract/Problem"
-import { BillingRole } from "@propline/contract/Roles"
+import { BillingRole, BookingRole, IntegrationsRole, SigningRole } from "@propline/contract/Roles"
 import { Effect, Layer, Option } from "effect"
 
 const json = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
@@ -34,5 +36,10 @@ const requireRole = (role: Role) =>
       : Effect.fail(problem.forbidden(`This operation needs the ${role} role, which the token does not carry.`))
   )
 
-/** Server side of the contract's BillingRole middleware. */
-export const BillingRoleLive = Layer.succeed(BillingRole, requireRole("billing"))
+/** Server sides of the contract's role middlewares, one per role. */
+export const RolesLive = Layer.mergeAll(
+  Layer.succeed(BillingRole, requireRole("billing")),
+  Layer.succeed(SigningRole, requireRole("signing")),
+  Layer.succeed(BookingRole, requireRole("booking")),
+  Layer.succeed(IntegrationsRole, requireRole("integrations"))
+)

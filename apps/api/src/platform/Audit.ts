@@ -1,0 +1,69 @@
+/**
+ * The audit log (decisions 4): every change is written with who, what, when and the request id, in the
+ * transaction of the change.
+ */
+import type { PrincipalShape } from "@propline/contract/Authentication"
+import type { AuditLogTable } from "@propline/db/Database"
+import { Effect, FiberRef } from "effect"
+import { randomUUID } from "node:crypto"
+import { currentRequestId } from "./RequestId.js"
+import * as Sql from "./Sql.js"
+
+/** One entry: the `audit_log` row without its id; `details` defaults to `{}`. */
+export type AuditEntry = Omit<AuditLogTable, "id" | "details"> & { readonly details?: Record<string, unknown> }
+
+/** Who made a change outside an API request: an operator or the system (demo seed, commands). */
+export interface Actor {
+  readonly type: "operator" | "system"
+  readonly id: string
+}
+
+/** Appends one entry in the caller's transaction; a failure is a defect (the transaction rolls back). */
+export const record = (entry: AuditEntry) =>
+  Sql.query((db) =>
+    db
+      .insertInto("auditLog")
+      .values({ id: randomUUID(), ...entry, details: entry.details ?? {} })
+      .execute()
+  ).pipe(Effect.asVoid)
+
+/** What changed: `action` (e.g. `billing.invoice.report_failed`), the target's type and id, optional details. */
+export interface Change {
+  readonly action: string
+  readonly targetType: string
+  readonly targetId: string
+  readonly details?: Record<string, unknown>
+  readonly at: Date
+}
+
+/** Appends an entry for a change made by `principal` (an API caller) with the current request's id. */
+export const byPrincipal = (principal: PrincipalShape, change: Change) =>
+  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+    record({
+      organizationId: principal.organizationId,
+      actorType: "application",
+      actorId: principal.subject,
+      action: change.action,
+      targetType: change.targetType,
+      targetId: change.targetId,
+      requestId,
+      ...(change.details === undefined ? {} : { details: change.details }),
+      occurredAt: change.at
+    })
+  )
+
+/** Appends an entry for a change made by an operator or the system in `organizationId`. */
+export const byActor = (organizationId: string, actor: Actor, change: Change) =>
+  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+    record({
+      organizationId,
+      actorType: actor.type,
+      actorId: actor.id,
+      action: change.action,
+      targetType: change.targetType,
+      targetId: change.targetId,
+      requestId,
+      ...(change.details === undefined ? {} : { details: change.details }),
+      occurredAt: change.at
+    })
+  )

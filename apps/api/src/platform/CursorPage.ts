@@ -1,0 +1,87 @@
+/**
+ * Cursor pages (decisions 4): `?limit=1..100` (default 50) and an opaque `cursor`; `{ items, nextCursor }`.
+ *
+ * A cursor is base64url of `{k, t, i}`: the list it belongs to, the sort column's value of the page's last row and
+ * that row's id. `t` keeps the column's full precision — PostgreSQL's microseconds, read as text by
+ * {@link sortKey} — so a row written with sub-millisecond precision is neither repeated nor skipped (a
+ * JavaScript `Date` would round it to milliseconds). The next page is `(column, id) > (t, i)`: a row-value
+ * comparison that an index on `(…, column, id)` answers directly, so a page deep in a long list costs what the
+ * first page costs. A cursor of another list, or one that doesn't decode, is 400 VALIDATION_FAILED at `/cursor`.
+ */
+import { problem } from "@propline/contract/Problem"
+import type { BadRequest } from "@propline/contract/Problem"
+import { Effect, Either, Schema } from "effect"
+import { type RawBuilder, sql } from "kysely"
+
+/** A UTC timestamp with microseconds as {@link sortKey} writes it, for years 1970 to 9999. */
+const Instant = Schema.String.pipe(
+  Schema.pattern(/^(19[7-9]\d|[2-9]\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/)
+)
+
+const CursorJson = Schema.parseJson(Schema.Struct({ k: Schema.String, t: Instant, i: Schema.UUID }))
+const decodeCursor = Schema.decodeUnknownEither(CursorJson)
+
+/** Where a page ends: the sort column's value (ISO 8601, UTC, microseconds) and the row's id. */
+export interface Position {
+  readonly at: string
+  readonly id: string
+}
+
+/** A fetched row and its position in the list. */
+export interface Keyed<A> {
+  readonly record: A
+  readonly position: Position
+}
+
+/** A page of a list: at most `limit` items, and the cursor of the next page or null on the last. */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+/**
+ * The sort column as the cursor's text: `YYYY-MM-DDTHH:MM:SS.ffffffZ` in UTC, all six fractional digits.
+ * `column` is a trusted, qualified column name (`invoices.approved_at`), never input.
+ */
+export const sortKey = (column: string): RawBuilder<string> =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** The keyset condition `(column, id) > (at, id)` for rows after `position`; trusted column names only. */
+export const after = (column: string, idColumn: string, position: Position): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(column)}, ${sql.ref(idColumn)}) > (${position.at}::timestamptz, ${position.id}::uuid)`
+
+/**
+ * The keyset condition `(column, id) < (at, id)`: the rows after `position` in a list read newest first (ordered by
+ * `column desc, id desc`, as the admin console's audit log and record lists are); trusted column names only.
+ */
+export const before = (column: string, idColumn: string, position: Position): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(column)}, ${sql.ref(idColumn)}) < (${position.at}::timestamptz, ${position.id}::uuid)`
+
+/** Encodes the position after which the next page of the list `kind` starts. */
+export const encode = (kind: string, position: Position): string =>
+  Buffer.from(JSON.stringify({ k: kind, t: position.at, i: position.id })).toString("base64url")
+
+/** Decodes a cursor of the list `kind`; `undefined` in, `undefined` out; 400 VALIDATION_FAILED otherwise. */
+export const decode = (kind: string, cursor: string | undefined): Effect.Effect<Position | undefined, BadRequest> => {
+  if (cursor === undefined) return Effect.succeed(undefined)
+  const invalid = problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) return Effect.fail(invalid)
+  const decoded = decodeCursor(Buffer.from(cursor, "base64url").toString("utf8"))
+  if (Either.isLeft(decoded) || decoded.right.k !== kind || Number.isNaN(Date.parse(decoded.right.t))) {
+    return Effect.fail(invalid)
+  }
+  return Effect.succeed({ at: decoded.right.t, id: decoded.right.i })
+}
+
+/**
+ * Turns `limit + 1` fetched rows into a page of the list `kind`: the extra row only tells that there is a next
+ * page, whose cursor is the position of this page's last item.
+ */
+export const page = <A>(kind: string, rows: ReadonlyArray<Keyed<A>>, limit: number): Page<A> => {
+  const items = new Array<A>(Math.min(rows.length, limit))
+  for (let index = 0; index < items.length; index++) items[index] = rows[index]!.record
+  return {
+    items,
+    nextCursor: rows.length > limit ? encode(kind, rows[limit - 1]!.position) : null
+  }
+}
