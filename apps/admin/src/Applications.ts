@@ -54,20 +54,19 @@ export class CreatedApplication extends Schema.Class<CreatedApplication>("Create
 }) {}
 
 /** Create: a name (1 to 200 characters), at least one role, at least one granted context. */
-export class CreateApplicationRequest extends Schema.Class<CreateApplicationRequest>("CreateApplicationRequest")({
-  name: BoundedText(1, 200),
-  roles: Schema.Array(ApplicationRole).pipe(
-    Schema.minItems(1, { message: () => "choose at least one role" }),
-    Schema.filter((roles) => new Set(roles).size === roles.length || "names a role twice")
-  ),
-  contextIds: Schema.Array(Schema.UUID).pipe(
-    Schema.minItems(1, { message: () => "choose at least one operational context" }),
-    Schema.maxItems(100),
-    Schema.filter((ids) => new Set(ids).size === ids.length || "names a context twice")
-  )
-},
-  // Every failing field at once, so a form can mark them all.
-  { parseOptions: { errors: "all" } }
+export class CreateApplicationRequest extends Schema.Class<CreateApplicationRequest>("CreateApplicationRequest")(
+  Schema.Struct({
+    name: BoundedText(1, 200),
+    roles: Schema.Array(ApplicationRole).pipe(
+      Schema.minItems(1, { message: () => "choose at least one role" }),
+      Schema.filter((roles) => new Set(roles).size === roles.length || "names a role twice")
+    ),
+    contextIds: Schema.Array(Schema.UUID).pipe(
+      Schema.minItems(1, { message: () => "choose at least one operational context" }),
+      Schema.maxItems(100),
+      Schema.filter((ids) => new Set(ids).size === ids.length || "names a context twice")
+    )
+  }).annotations({ parseOptions: { errors: "all" } }) // every failing field at once, so a form can mark them all
 ) {}
 
 export const ApplicationPage = Page(ApplicationSummary, "ApplicationPage")

@@ -57,18 +57,17 @@ export class JsonPayload extends HttpApiMiddleware.Tag<JsonPayload>()("@propline
 }) {}
 
 /** Sign-in: the operator's e-mail address (any case) and password. */
-export class SignInRequest extends Schema.Class<SignInRequest>("SignInRequest")({
-  email: Schema.String.pipe(
-    Schema.minLength(1, { message: () => "enter your e-mail address" }),
-    Schema.maxLength(320, { message: () => "must be at most 320 characters" })
-  ),
-  password: Schema.String.pipe(
-    Schema.minLength(1, { message: () => "enter your password" }),
-    Schema.maxLength(1024, { message: () => "must be at most 1024 characters" })
-  )
-},
-  // Every failing field at once, so a form can mark them all.
-  { parseOptions: { errors: "all" } }
+export class SignInRequest extends Schema.Class<SignInRequest>("SignInRequest")(
+  Schema.Struct({
+    email: Schema.String.pipe(
+      Schema.minLength(1, { message: () => "enter your e-mail address" }),
+      Schema.maxLength(320, { message: () => "must be at most 320 characters" })
+    ),
+    password: Schema.String.pipe(
+      Schema.minLength(1, { message: () => "enter your password" }),
+      Schema.maxLength(1024, { message: () => "must be at most 1024 characters" })
+    )
+  }).annotations({ parseOptions: { errors: "all" } }) // every failing field at once, so a form can mark them all
 ) {}
 
 export class OperatorView extends Schema.Class<OperatorView>("OperatorView")({
