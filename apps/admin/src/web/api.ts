@@ -4,7 +4,7 @@
  * request carries the session's CSRF token once it is known; the browser sends the HttpOnly session cookie itself.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, ParseResult } from "effect"
 import { AdminApi } from "../AdminApi.js"
 import type { ProblemLike } from "../ErrorMessages.js"
 
@@ -33,7 +33,20 @@ export interface Problem extends ProblemLike {
 
 export type Result<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problem: Problem }
 
+/** RFC 6901 pointer of a schema issue's path. */
+const pointer = (path: ReadonlyArray<PropertyKey>) =>
+  path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")
+
 const toProblem = (error: unknown): Problem => {
+  // The client encodes with the contract's schemas before sending: input the API would refuse is refused here with
+  // the same messages, as the same VALIDATION_FAILED problem.
+  if (ParseResult.isParseError(error)) {
+    return {
+      status: 400,
+      code: "VALIDATION_FAILED",
+      issues: ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({ path: pointer(issue.path), message: issue.message }))
+    }
+  }
   if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {
     const record = error as { status: number; code?: string; detail?: string; issues?: ReadonlyArray<{ path: string; message: string }> }
     return { status: record.status, code: record.code, detail: record.detail, issues: record.issues }

@@ -42,7 +42,7 @@ export const useLocation = (): Location => useContext(LocationContext)
 /** Matches `pattern` ("/applications/:id") against `pathname`; the parameters, or undefined. */
 export const match = (pattern: string, pathname: string): Record<string, string> | undefined => {
   const want = pattern.split("/")
-  const got = pathname.replace(/\/+$/, "").split("/")
+  const got = (pathname.replace(/\/+$/, "") || "/").split("/")
   if (want.length !== got.length) return undefined
   const params: Record<string, string> = {}
   for (let i = 0; i < want.length; i++) {

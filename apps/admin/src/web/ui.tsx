@@ -4,11 +4,11 @@ import { fieldMessages, messageFor } from "../ErrorMessages.js"
 import type { Problem } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
 
-/** A problem above a form or a view: its readable message, and the request id when the server failed. */
-export const ProblemNotice = ({ problem }: { readonly problem: Problem | undefined }) =>
+/** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
+export const ProblemNotice = ({ problem, message }: { readonly problem: Problem | undefined; readonly message?: string | undefined }) =>
   problem === undefined ? null : (
     <div className="notice notice-error" role="alert">
-      <p>{messageFor(problem)}</p>
+      <p>{message ?? messageFor(problem)}</p>
       {problem.code !== undefined && problem.code !== "VALIDATION_FAILED" ? (
         <p className="code">
           Code <code>{problem.code}</code>

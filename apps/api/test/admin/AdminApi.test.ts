@@ -127,27 +127,27 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
   })
 
   describe("no session → 401 on every operation", () => {
-    const operations: ReadonlyArray<readonly [string, string, unknown?]> = [
-      ["GET", "/api/session"],
-      ["DELETE", "/api/session"],
-      ["GET", "/api/organization"],
-      ["GET", "/api/customers"],
-      ["GET", `/api/customers/${OTHER_UUID}`],
-      ["GET", "/api/contracts"],
-      ["GET", `/api/contracts/${OTHER_UUID}`],
-      ["GET", "/api/applications"],
-      ["GET", `/api/applications/${OTHER_UUID}`],
-      ["POST", "/api/applications", { name: "x" }],
-      ["POST", `/api/applications/${OTHER_UUID}/secrets`],
-      ["POST", `/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke`],
-      ["GET", "/api/audit-log"],
-      ["GET", "/api/billing/invoice-runs"],
-      ["GET", "/api/billing/invoices"],
-      ["GET", `/api/billing/invoices/${OTHER_UUID}`],
-      ["GET", "/api/billing/invoice-proposals"],
-      ["GET", "/api/billing/send-queue"]
+    const operations: ReadonlyArray<{ readonly method: string; readonly path: string; readonly body?: unknown }> = [
+      { method: "GET", path: "/api/session" },
+      { method: "DELETE", path: "/api/session" },
+      { method: "GET", path: "/api/organization" },
+      { method: "GET", path: "/api/customers" },
+      { method: "GET", path: `/api/customers/${OTHER_UUID}` },
+      { method: "GET", path: "/api/contracts" },
+      { method: "GET", path: `/api/contracts/${OTHER_UUID}` },
+      { method: "GET", path: "/api/applications" },
+      { method: "GET", path: `/api/applications/${OTHER_UUID}` },
+      { method: "POST", path: "/api/applications", body: { name: "x" } },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke` },
+      { method: "GET", path: "/api/audit-log" },
+      { method: "GET", path: "/api/billing/invoice-runs" },
+      { method: "GET", path: "/api/billing/invoices" },
+      { method: "GET", path: `/api/billing/invoices/${OTHER_UUID}` },
+      { method: "GET", path: "/api/billing/invoice-proposals" },
+      { method: "GET", path: "/api/billing/send-queue" }
     ]
-    it.each(operations)("%s %s", async (method, path, body) => {
+    it.each(operations)("$method $path", async ({ method, path, body }) => {
       const without = await adminCall(url(path), undefined, { method, ...(body === undefined ? {} : { body }) })
       expect(without.status).toBe(401)
       expect(without.headers.get("content-type")).toContain("application/problem+json")

@@ -102,34 +102,36 @@ const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly 
   )
 }
 
+/** The contexts depth-first, each with its depth: the order and indentation of the tree. */
+const depthFirst = (contexts: ReadonlyArray<ContextNode>): ReadonlyArray<readonly [ContextNode, number]> => {
+  const out: Array<readonly [ContextNode, number]> = []
+  const visit = (parentId: string | null, depth: number) => {
+    for (const node of contexts) {
+      if (node.parentId !== parentId) continue
+      out.push([node, depth])
+      visit(node.id, depth + 1)
+    }
+  }
+  visit(null, 0)
+  return out
+}
+
 const ContextChoices = (props: {
   readonly contexts: ReadonlyArray<ContextNode>
   readonly chosen: ReadonlySet<string>
   readonly toggle: (id: string) => void
-}) => {
-  const depth = (node: ContextNode): number => {
-    let level = 0
-    let parent = props.contexts.find((candidate) => candidate.id === node.parentId)
-    while (parent !== undefined) {
-      level += 1
-      const parentId = parent.parentId
-      parent = props.contexts.find((candidate) => candidate.id === parentId)
-    }
-    return level
-  }
-  return (
-    <ul className="choices">
-      {props.contexts.map((context) => (
-        <li key={context.id} className={`depth-${Math.min(depth(context), 4)}`}>
-          <label>
-            <input type="checkbox" name="contextIds" value={context.id} checked={props.chosen.has(context.id)} onChange={() => props.toggle(context.id)} />{" "}
-            {context.name} <span className="kind">{context.kind}</span>
-          </label>
-        </li>
-      ))}
-    </ul>
-  )
-}
+}) => (
+  <ul className="choices">
+    {depthFirst(props.contexts).map(([context, depth]) => (
+      <li key={context.id} className={`depth-${Math.min(depth, 4)}`}>
+        <label>
+          <input type="checkbox" name="contextIds" value={context.id} checked={props.chosen.has(context.id)} onChange={() => props.toggle(context.id)} />{" "}
+          {context.name} <span className="kind">{context.kind}</span>
+        </label>
+      </li>
+    ))}
+  </ul>
+)
 
 export const NewApplicationPage = () => {
   const contexts = useLoad("organization", () => call((client) => client.organization.get()))

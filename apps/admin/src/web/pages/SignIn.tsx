@@ -19,6 +19,9 @@ export const SignIn = ({ reason }: { readonly reason?: string | undefined }) => 
     if (!result.ok) setProblem(result.problem)
   }
 
+  // Here a 401 means wrong credentials and a 429 says how long to wait: the API's own sentences say so.
+  const message = problem !== undefined && (problem.status === 401 || problem.status === 429) ? problem.detail : undefined
+
   return (
     <main className="sign-in" id="main">
       <h1>Propline admin</h1>
@@ -29,7 +32,7 @@ export const SignIn = ({ reason }: { readonly reason?: string | undefined }) => 
             {reason}
           </p>
         ) : null}
-        <ProblemNotice problem={problem} />
+        <ProblemNotice problem={problem} message={message} />
         <Field label="E-mail address" name="email" problem={problem}>
           {(input) => (
             <input {...input} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
