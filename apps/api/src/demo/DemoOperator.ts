@@ -113,6 +113,7 @@ export const ensureDemoOperator = (input: {
 /** The banner's lines for the admin console: its address and the sign-in, and the file they are in. */
 export const printOperatorBanner = (operator: DemoOperator): string =>
   [
+    "",
     `  Admin console             ${operator.admin_url}`,
     `    sign in as  ${operator.email}`,
     `    password    ${operator.password}`,
