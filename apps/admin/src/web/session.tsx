@@ -94,3 +94,29 @@ export const useLoad = <A,>(key: string, fetch: () => Promise<Result<A>>): { rea
   }, [key, round]) // `key` names everything `fetch` reads
   return { load, reload: () => setRound((n) => n + 1) }
 }
+
+/**
+ * A change the operator starts (a button, a form): `run` calls the API and gives the answer's value, or undefined
+ * after a refusal, which `problem` then holds for the page to show (a 401 ends the session instead).
+ */
+export const useAction = () => {
+  const { expired } = useSession()
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [busy, setBusy] = useState(false)
+  const run = useCallback(
+    async <A,>(change: () => Promise<Result<A>>): Promise<A | undefined> => {
+      setBusy(true)
+      const result = await change()
+      setBusy(false)
+      if (result.ok) {
+        setProblem(undefined)
+        return result.value
+      }
+      if (result.problem.status === 401) expired()
+      else setProblem(result.problem)
+      return undefined
+    },
+    [expired]
+  )
+  return { problem, busy, run }
+}

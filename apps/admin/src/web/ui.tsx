@@ -1,8 +1,9 @@
 /** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
 import { type FormEvent, type ReactNode, useId, useState } from "react"
 import { fieldMessages, messageFor } from "../ErrorMessages.js"
-import type { Problem } from "./api.js"
+import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
+import { useLoad } from "./session.js"
 
 /** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
 export const ProblemNotice = ({ problem, message }: { readonly problem: Problem | undefined; readonly message?: string | undefined }) =>
@@ -199,3 +200,72 @@ export const Facts = ({ items }: { readonly items: ReadonlyArray<readonly [strin
     ))}
   </dl>
 )
+
+/** A page of a list as the API answers it. */
+export interface ListAnswer<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+/**
+ * A list page: heading, filters in the URL, the table of the current page, paging. `fetch` reads the URL's query
+ * (filters and cursor) and calls the API; a refused filter shows its message beside its input.
+ */
+export const ListPage = <A,>(props: {
+  readonly title: string
+  readonly actions?: ReactNode
+  readonly intro?: string
+  readonly filters: ReadonlyArray<FilterSpec>
+  readonly fetch: (query: Readonly<Record<string, string>>) => Promise<Result<ListAnswer<A>>>
+  readonly head: ReadonlyArray<string>
+  readonly empty: string
+  readonly row: (item: A) => ReactNode
+}) => {
+  const query = useQuery()
+  const key = JSON.stringify(query)
+  const { load } = useLoad(`${props.title} ${key}`, () => props.fetch(query))
+  const problem = load._tag === "failed" ? load.problem : undefined
+  return (
+    <>
+      <PageHeader title={props.title}>{props.actions}</PageHeader>
+      {props.intro === undefined ? null : <p className="hint">{props.intro}</p>}
+      <Filters key={key} problem={problem} specs={props.filters} />
+      <ProblemNotice problem={problem} />
+      {load._tag === "loading" ? <Loading /> : null}
+      {load._tag === "loaded" ? (
+        <>
+          <Table caption={props.title} head={props.head}>
+            {load.value.items.length === 0 ? <Empty columns={props.head.length} text={props.empty} /> : null}
+            {load.value.items.map(props.row)}
+          </Table>
+          <Pager nextCursor={load.value.nextCursor} />
+        </>
+      ) : null}
+    </>
+  )
+}
+
+/**
+ * A record's page: loads it, shows the heading (`title` of the record once loaded, `fallback` before and on a
+ * failure), a link back to its list, and the record's content.
+ */
+export const RecordPage = <A,>(props: {
+  readonly loadKey: string
+  readonly fetch: () => Promise<Result<A>>
+  readonly fallback: string
+  readonly title: (record: A) => string
+  readonly back: readonly [href: string, label: string]
+  readonly children: (record: A, reload: () => void) => ReactNode
+}) => {
+  const { load, reload } = useLoad(props.loadKey, props.fetch)
+  return (
+    <>
+      <PageHeader title={load._tag === "loaded" ? props.title(load.value) : props.fallback}>
+        <Link href={props.back[0]}>{props.back[1]}</Link>
+      </PageHeader>
+      {load._tag === "loading" ? <Loading /> : null}
+      {load._tag === "failed" ? <ProblemNotice problem={load.problem} /> : null}
+      {load._tag === "loaded" ? props.children(load.value, reload) : null}
+    </>
+  )
+}

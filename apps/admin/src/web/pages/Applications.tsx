@@ -5,11 +5,11 @@
 import { type FormEvent, useState } from "react"
 import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "../../Applications.js"
 import type { ContextNode } from "../../Organization.js"
-import { call, type Problem } from "../api.js"
+import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link } from "../router.js"
-import { useLoad, useSession } from "../session.js"
-import { Empty, Facts, Field, Filters, GroupError, Loading, PageHeader, Pager, ProblemNotice, Status, Table, useQuery } from "../ui.js"
+import { useAction, useLoad } from "../session.js"
+import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
 
 const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
   ["billing", "Billing — invoices, proposals and payments"],
@@ -19,56 +19,41 @@ const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
 
 const status = (value: string | undefined) => (value === "active" || value === "disabled" ? value : undefined)
 
-export const ApplicationsPage = () => {
-  const query = useQuery()
-  const key = JSON.stringify(query)
-  const { load } = useLoad(`applications ${key}`, () =>
-    call((client) => client.applications.list({ urlParams: { q: query["q"], status: status(query["status"]), cursor: query["cursor"] } }))
-  )
-  return (
-    <>
-      <PageHeader title="Applications">
-        <Link className="button" href="/applications/new">
-          New Application
-        </Link>
-      </PageHeader>
-      <Filters
-        key={key}
-        problem={load._tag === "failed" ? load.problem : undefined}
-        specs={[
-          { name: "q", label: "Name or client_id" },
-          { name: "status", label: "Status", options: [["active", "Active"], ["disabled", "Disabled"]] }
-        ]}
-      />
-      {load._tag === "failed" ? <ProblemNotice problem={load.problem} /> : null}
-      {load._tag === "loading" ? <Loading /> : null}
-      {load._tag === "loaded" ? (
-        <>
-          <Table caption="Applications" head={["Name", "client_id", "Roles", "Active secrets", "Status", "Created"]}>
-            {load.value.items.length === 0 ? <Empty columns={6} text="No Application matches." /> : null}
-            {load.value.items.map((application) => (
-              <tr key={application.id}>
-                <td>
-                  <Link href={`/applications/${application.id}`}>{application.name}</Link>
-                </td>
-                <td>
-                  <code>{application.clientId}</code>
-                </td>
-                <td>{application.roles.join(", ")}</td>
-                <td>{application.activeSecretCount}</td>
-                <td>
-                  <Status value={application.status} />
-                </td>
-                <td>{dateTime(application.createdAt)}</td>
-              </tr>
-            ))}
-          </Table>
-          <Pager nextCursor={load.value.nextCursor} />
-        </>
-      ) : null}
-    </>
-  )
-}
+export const ApplicationsPage = () => (
+  <ListPage
+    title="Applications"
+    actions={
+      <Link className="button" href="/applications/new">
+        New Application
+      </Link>
+    }
+    filters={[
+      { name: "q", label: "Name or client_id" },
+      { name: "status", label: "Status", options: [["active", "Active"], ["disabled", "Disabled"]] }
+    ]}
+    fetch={(query) =>
+      call((client) => client.applications.list({ urlParams: { q: query["q"], status: status(query["status"]), cursor: query["cursor"] } }))
+    }
+    head={["Name", "client_id", "Roles", "Active secrets", "Status", "Created"]}
+    empty="No Application matches."
+    row={(application) => (
+      <tr key={application.id}>
+        <td>
+          <Link href={`/applications/${application.id}`}>{application.name}</Link>
+        </td>
+        <td>
+          <code>{application.clientId}</code>
+        </td>
+        <td>{application.roles.join(", ")}</td>
+        <td>{application.activeSecretCount}</td>
+        <td>
+          <Status value={application.status} />
+        </td>
+        <td>{dateTime(application.createdAt)}</td>
+      </tr>
+    )}
+  />
+)
 
 /** A secret shown once: the value, a copy button, and what to do with it. */
 const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly secret: IssuedSecret }) => {
@@ -138,10 +123,9 @@ export const NewApplicationPage = () => {
   const [name, setName] = useState("")
   const [roles, setRoles] = useState<ReadonlySet<ApplicationRole>>(new Set())
   const [contextIds, setContextIds] = useState<ReadonlySet<string>>(new Set())
-  const [problem, setProblem] = useState<Problem | undefined>()
+  const action = useAction()
+  const problem = action.problem
   const [created, setCreated] = useState<{ application: ApplicationDetail; secret: IssuedSecret } | undefined>()
-  const [busy, setBusy] = useState(false)
-  const { expired } = useSession()
 
   const toggle = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
     const next = new Set(set)
@@ -152,23 +136,19 @@ export const NewApplicationPage = () => {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
     const order = contexts.load._tag === "loaded" ? contexts.load.value.contexts.map((c) => c.id) : []
-    const result = await call((client) =>
-      client.applications.create({
-        payload: {
-          name,
-          roles: ROLES.map(([role]) => role).filter((role) => roles.has(role)),
-          contextIds: order.filter((id) => contextIds.has(id))
-        }
-      })
+    const answer = await action.run(() =>
+      call((client) =>
+        client.applications.create({
+          payload: {
+            name,
+            roles: ROLES.map(([role]) => role).filter((role) => roles.has(role)),
+            contextIds: order.filter((id) => contextIds.has(id))
+          }
+        })
+      )
     )
-    setBusy(false)
-    if (result.ok) {
-      setProblem(undefined)
-      setCreated(result.value)
-    } else if (result.problem.status === 401) expired()
-    else setProblem(result.problem)
+    if (answer !== undefined) setCreated(answer)
   }
 
   if (created !== undefined) {
@@ -215,8 +195,8 @@ export const NewApplicationPage = () => {
             <ContextChoices contexts={contexts.load.value.contexts} chosen={contextIds} toggle={(id) => setContextIds(toggle(contextIds, id))} />
           ) : null}
         </fieldset>
-        <button type="submit" disabled={busy}>
-          {busy ? "Creating…" : "Create Application"}
+        <button type="submit" disabled={action.busy}>
+          {action.busy ? "Creating…" : "Create Application"}
         </button>
       </form>
     </>
@@ -224,97 +204,83 @@ export const NewApplicationPage = () => {
 }
 
 export const ApplicationPage = ({ id }: { readonly id: string }) => {
-  const { load, reload } = useLoad(`application ${id}`, () => call((client) => client.applications.get({ path: { applicationId: id } })))
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
-  const [problem, setProblem] = useState<Problem | undefined>()
+  const action = useAction()
   const [issued, setIssued] = useState<IssuedSecret | undefined>()
-  const { expired } = useSession()
-
-  const issue = async () => {
-    const result = await call((client) => client.applications.issueSecret({ path: { applicationId: id } }))
-    if (result.ok) {
-      setProblem(undefined)
-      setIssued(result.value)
-      reload()
-    } else if (result.problem.status === 401) expired()
-    else setProblem(result.problem)
-  }
-
-  const revoke = async (secretId: string, lastFour: string) => {
-    if (!window.confirm(`Revoke the secret ending in ${lastFour}? It stops new tokens at once.`)) return
-    const result = await call((client) => client.applications.revokeSecret({ path: { applicationId: id, secretId } }))
-    if (result.ok) {
-      setProblem(undefined)
-      if (issued?.id === secretId) setIssued(undefined)
-      reload()
-    } else if (result.problem.status === 401) expired()
-    else setProblem(result.problem)
-  }
 
   const contextName = (contextId: string) =>
     organization.load._tag === "loaded" ? (organization.load.value.contexts.find((c) => c.id === contextId)?.name ?? contextId) : contextId
 
-  if (load._tag === "loading") return <Loading />
-  if (load._tag === "failed") {
-    return (
-      <>
-        <PageHeader title="Application">
-          <Link href="/applications">All Applications</Link>
-        </PageHeader>
-        <ProblemNotice problem={load.problem} />
-      </>
-    )
-  }
-  const { application, contextIds, secrets } = load.value
   return (
-    <>
-      <PageHeader title={application.name}>
-        <Link href="/applications">All Applications</Link>
-      </PageHeader>
-      <ProblemNotice problem={problem} />
-      <Facts
-        items={[
-          ["client_id", <code>{application.clientId}</code>],
-          ["Status", <Status value={application.status} />],
-          ["Roles", application.roles.join(", ")],
-          ["Contexts", contextIds.map(contextName).join(", ")],
-          ["Created", dateTime(application.createdAt)]
-        ]}
-      />
-      {issued === undefined ? null : <SecretOnce clientId={application.clientId} secret={issued} />}
-      <section aria-labelledby="secrets-heading">
-        <div className="section-header">
-          <h2 id="secrets-heading">Secrets</h2>
-          <button type="button" onClick={issue}>
-            New secret
-          </button>
-        </div>
-        <p className="hint">At most 2 active secrets, so one can replace the other without downtime.</p>
-        <Table caption="Secrets" head={["Ends in", "Created", "Last used", "Revoked", ""]}>
-          {secrets.length === 0 ? <Empty columns={5} text="No secret yet." /> : null}
-          {secrets.map((secret) => (
-            <tr key={secret.id}>
-              <td>
-                <code>…{secret.lastFour}</code>
-              </td>
-              <td>{dateTime(secret.createdAt)}</td>
-              <td>{dateTime(secret.lastUsedAt)}</td>
-              <td>{secret.revokedAt === null ? <Status value="active" /> : dateTime(secret.revokedAt)}</td>
-              <td>
-                {secret.revokedAt === null ? (
-                  <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)}>
-                    Revoke<span className="visually-hidden"> the secret ending in {secret.lastFour}</span>
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </Table>
-      </section>
-      <p>
-        <Link href={`/audit-log?targetId=${application.id}`}>Changes to this Application in the audit log</Link>
-      </p>
-    </>
+    <RecordPage
+      loadKey={`application ${id}`}
+      fetch={() => call((client) => client.applications.get({ path: { applicationId: id } }))}
+      fallback="Application"
+      title={(found) => found.application.name}
+      back={["/applications", "All Applications"]}
+    >
+      {({ application, contextIds, secrets }, reload) => {
+        const issue = async () => {
+          const secret = await action.run(() => call((client) => client.applications.issueSecret({ path: { applicationId: id } })))
+          if (secret === undefined) return
+          setIssued(secret)
+          reload()
+        }
+        const revoke = async (secretId: string, lastFour: string) => {
+          if (!window.confirm(`Revoke the secret ending in ${lastFour}? It stops new tokens at once.`)) return
+          const done = await action.run(() => call((client) => client.applications.revokeSecret({ path: { applicationId: id, secretId } })))
+          if (done === undefined) return
+          if (issued?.id === secretId) setIssued(undefined)
+          reload()
+        }
+        return (
+          <>
+            <ProblemNotice problem={action.problem} />
+            <Facts
+              items={[
+                ["client_id", <code>{application.clientId}</code>],
+                ["Status", <Status value={application.status} />],
+                ["Roles", application.roles.join(", ")],
+                ["Contexts", contextIds.map(contextName).join(", ")],
+                ["Created", dateTime(application.createdAt)]
+              ]}
+            />
+            {issued === undefined ? null : <SecretOnce clientId={application.clientId} secret={issued} />}
+            <section aria-labelledby="secrets-heading">
+              <div className="section-header">
+                <h2 id="secrets-heading">Secrets</h2>
+                <button type="button" onClick={issue} disabled={action.busy}>
+                  New secret
+                </button>
+              </div>
+              <p className="hint">At most 2 active secrets, so one can replace the other without downtime.</p>
+              <Table caption="Secrets" head={["Ends in", "Created", "Last used", "Revoked", ""]}>
+                {secrets.length === 0 ? <Empty columns={5} text="No secret yet." /> : null}
+                {secrets.map((secret) => (
+                  <tr key={secret.id}>
+                    <td>
+                      <code>…{secret.lastFour}</code>
+                    </td>
+                    <td>{dateTime(secret.createdAt)}</td>
+                    <td>{dateTime(secret.lastUsedAt)}</td>
+                    <td>{secret.revokedAt === null ? <Status value="active" /> : dateTime(secret.revokedAt)}</td>
+                    <td>
+                      {secret.revokedAt === null ? (
+                        <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)} disabled={action.busy}>
+                          Revoke<span className="visually-hidden"> the secret ending in {secret.lastFour}</span>
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            </section>
+            <p>
+              <Link href={`/audit-log?targetId=${application.id}`}>Changes to this Application in the audit log</Link>
+            </p>
+          </>
+        )
+      }}
+    </RecordPage>
   )
 }
-
