@@ -1,1 +1,1 @@
-export { default } from "@propline/eslint-config"
+export { default } from "@propline/eslint-config/domain"

@@ -10,7 +10,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Credentials, parseCredentials } from "./Scenarios.js"
+import { type Credentials, parseCredentials } from "./Harness.js"
 
 const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
 

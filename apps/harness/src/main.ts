@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
-import { type Credentials, parseCredentials, runAll } from "./Scenarios.js"
+import { type Credentials, parseCredentials, runAll } from "./Harness.js"
+import { scenarios } from "./Scenarios.js"
 
 const file = process.argv[2] ?? path.join(process.env["DATA_DIR"] || ".data", "demo-credentials.json")
 
@@ -19,7 +20,7 @@ try {
 }
 
 console.log(`Harness against ${credentials.base_url} (auth ${credentials.auth_url}, client ${credentials.client_id})`)
-const { outcomes, tokenRequests } = await runAll(credentials, (outcome) =>
+const { outcomes, tokenRequests } = await runAll(scenarios, credentials, (outcome) =>
   console.log(`${outcome.verdict} ${outcome.name}: ${outcome.message}`)
 )
 const failed = outcomes.filter((outcome) => outcome.verdict === "FAIL").length

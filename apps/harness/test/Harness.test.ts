@@ -5,7 +5,8 @@
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Context, makeContext, runScenario, scenarios } from "../src/Scenarios.js"
+import { type Context, makeContext, runScenario } from "../src/Harness.js"
+import { scenarios } from "../src/Scenarios.js"
 import { type StartedProduct, startProduct } from "../src/StartedProduct.js"
 
 // Once, on the database a deployment would use: PostgreSQL when configured (CI time matters).

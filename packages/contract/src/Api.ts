@@ -19,14 +19,17 @@ Conventions (where the specification says "not shown", these are this service's 
   entry per failing field, \`path\` a JSON Pointer (RFC 6901) into the body, path parameters or query.
 - Any malformed input (a body that is not UTF-8 JSON sent as \`application/json\`, a field of the wrong type or
   length, a path id that is not a UUID, a bad query) is 400 \`VALIDATION_FAILED\`; a body over 64 KiB is 413.
-  Lengths count Unicode code points; text must not be blank or hold control characters other than tab and line
-  breaks. A refused request changes nothing.
+  Lengths count Unicode code points; text must not be blank or hold control characters (C0 other than tab and line
+  breaks, DEL, C1) or unpaired surrogates. A body nested more than 32 levels deep is \`VALIDATION_FAILED\`. A refused
+  request changes nothing.
+- Order of checks: 401 → 403 → 400 \`VALIDATION_FAILED\` → 404 → the business rule (the integration's refusals
+  included), so a record the token cannot see is 404 whatever the integration's state.
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
   \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
   token's contexts.
 - Reports that move a record to another state (pass, reject, report-failed) answer 201 with the record and are
   refused with 400 and the status code when repeated.
-- Lists and queues take \`limit\` (1 to 100, default 50) and an opaque \`cursor\`, and answer
+- Lists and queues take \`limit\` (decimal digits, 1 to 100, default 50) and an opaque \`cursor\`, and answer
   \`{ "items": [...], "nextCursor": string | null }\`. Queues are oldest first; an item leaves when its outcome
   is reported.
 - Every response carries \`X-Request-Id\`; quote it when asking for support.

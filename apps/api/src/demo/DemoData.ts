@@ -1,6 +1,7 @@
 /**
  * Seeds the demo organizations into an empty database at start-up (decisions 1: "the development environment is
- * the same software started with demo data"). What is seeded is described in `DemoCatalog.ts`.
+ * the same software started with demo data"). What is seeded is described in `DemoCatalog.ts` and
+ * the per-capability files it composes.
  *
  * Seeding runs in one transaction under a PostgreSQL advisory transaction lock, so instances that start together
  * against one database seed once: the second waits for the lock, then sees the first one's organizations.
@@ -10,13 +11,8 @@ import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
 import { createApplication } from "../identity/Applications.js"
-import {
-  DEMO_APPLICATION_NAME,
-  DEMO_IDS,
-  DEMO_ORGANIZATION_NAME,
-  demoPlan,
-  SECOND_ORGANIZATION_NAME
-} from "./DemoCatalog.js"
+import { demoPlan } from "./DemoCatalog.js"
+import { DEMO_APPLICATION_NAME, DEMO_IDS, DEMO_ORGANIZATION_NAME, SECOND_ORGANIZATION_NAME } from "./DemoIds.js"
 
 /** The demo Application of one organization: ids the credentials file and the harness need. */
 export interface DemoTenant {

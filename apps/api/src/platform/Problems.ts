@@ -11,7 +11,7 @@ import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import type { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
-import { BodyRejected, MAX_BODY_BYTES, withCheckedBody } from "./RequestBody.js"
+import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
 
 /**
  * A refusal of any domain package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the
@@ -51,6 +51,10 @@ const bodyProblem = (rejected: BodyRejected) => {
       return problem.validationFailed([{ path: "", message: "The body is not valid UTF-8." }])
     case "invalid_json":
       return problem.validationFailed([{ path: "", message: "The body is not valid JSON." }])
+    case "too_deep":
+      return problem.validationFailed([
+        { path: "", message: `The body nests arrays or objects more than ${MAX_BODY_DEPTH} levels deep.` }
+      ])
     case "unreadable":
       return problem.validationFailed([{ path: "", message: "The body could not be read to its end." }])
   }

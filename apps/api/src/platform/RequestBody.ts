@@ -1,7 +1,7 @@
 /**
  * How the API host reads a request body: at most {@link MAX_BODY_BYTES} (a larger body is refused with 413 before
  * it is buffered), strictly UTF-8 (RFC 8259 section 8.1: invalid bytes are a 400, never silently replaced), then
- * JSON. The body is read only when an operation first asks for it — after authentication and the role check — and
+ * JSON nested at most {@link MAX_BODY_DEPTH} deep. The body is read only when an operation first asks for it — after authentication and the role check — and
  * once. Refusals travel as {@link BodyRejected} defects out of the platform's decoder, and `Problems` turns them
  * into problem details.
  */
@@ -11,10 +11,41 @@ import { Data, Effect, Stream } from "effect"
 /** The largest body the API host reads, in bytes: 64 KiB (the largest valid body of spec 4.1 is far below). */
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** Why a body was not read: too large (413), not UTF-8, not JSON, or the connection failed mid-body (400). */
+/**
+ * The deepest nesting of arrays and objects a body may have. No operation's body is nested more than a few
+ * levels; the bound keeps a hostile body (thousands of `[`) from overflowing the stack of anything that walks the
+ * parsed value recursively — the schema decoder and its error formatter among them.
+ */
+export const MAX_BODY_DEPTH = 32
+
+/**
+ * Why a body was not read: too large (413), not UTF-8, not JSON, nested deeper than {@link MAX_BODY_DEPTH}, or the
+ * connection failed mid-body (400).
+ */
 export class BodyRejected extends Data.TaggedError("BodyRejected")<{
-  readonly reason: "too_large" | "invalid_utf8" | "invalid_json" | "unreadable"
+  readonly reason: "too_large" | "invalid_utf8" | "invalid_json" | "too_deep" | "unreadable"
 }> {}
+
+/**
+ * The deepest nesting of `[` and `{` in a JSON text, brackets inside strings not counted; stops counting once past
+ * `limit`. One pass, no recursion, so it is safe on any input of the bounded size.
+ */
+export const nestingDepth = (text: string, limit: number = MAX_BODY_DEPTH): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (inString) {
+      if (char === 0x5c /* \ */) index++
+      else if (char === 0x22 /* " */) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b /* [ */ || char === 0x7b /* { */) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest
+    } else if (char === 0x5d /* ] */ || char === 0x7d /* } */) depth--
+  }
+  return deepest
+}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
@@ -75,10 +106,12 @@ export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): H
     json: {
       get: () =>
         Effect.flatMap(cachedText(), (body) =>
-          Effect.try({
-            try: (): unknown => (body === "" ? null : JSON.parse(body)),
-            catch: () => new BodyRejected({ reason: "invalid_json" })
-          })
+          nestingDepth(body) > MAX_BODY_DEPTH
+            ? Effect.fail(new BodyRejected({ reason: "too_deep" }))
+            : Effect.try({
+                try: (): unknown => (body === "" ? null : JSON.parse(body)),
+                catch: () => new BodyRejected({ reason: "invalid_json" })
+              })
         )
     },
     urlParamsBody: { get: () => Effect.fail(new BodyRejected({ reason: "invalid_json" })) },

@@ -9,7 +9,7 @@ import {
   DEMO_IDS,
   DEMO_ORGANIZATION_NAME,
   SECOND_ORGANIZATION_NAME
-} from "../../src/demo/DemoCatalog.js"
+} from "../../src/demo/DemoIds.js"
 import { type DemoSeed, seedDemoData } from "../../src/demo/DemoData.js"
 
 /** Frozen: the 22nd of a month, so "last month" is October 2026 and "this month" November 2026. */

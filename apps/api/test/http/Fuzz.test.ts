@@ -1,0 +1,117 @@
+/**
+ * Fuzzing the API host black box (decisions 4: never a 500 for anything a client sent): random bodies, content
+ * types, path ids, `limit` and `cursor` values — deep nesting, non-decimal numbers, C0 and C1 controls, lone
+ * surrogates, huge numbers — sent to every operation with a valid billing token. Every answer must be below 500,
+ * and every error must be problem details (`application/problem+json`, the Error record of spec 2.3).
+ */
+import * as TestDatabase from "@propline/db/TestDatabase"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Fixtures from "../support/Fixtures.js"
+import { start, type TestApp, token } from "../support/TestApp.js"
+
+/** Text a hostile client might send: controls of both blocks, lone surrogates, brackets, digits in odd forms. */
+const hostileText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom("\u0000", "\u0085", "\u009b[31m", "\ud800", "\udfff", "\u2028", "  ", "", "null", "0x10", "1e2", "016", " 5"),
+  fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "\"", "\\", ",", ":", "9", "e", "-"), maxLength: 60 })
+)
+
+const nested = fc.integer({ min: 1, max: 4000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth))
+
+const hostileBody = fc.oneof(
+  fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
+  fc.record({ externalReference: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 3 })), reason: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 3 })) }).map((value) => JSON.stringify(value)),
+  nested,
+  nested.map((array) => `{"reason":${array},"externalReference":${array}}`),
+  hostileText,
+  fc.constantFrom("{", "{\"reason\":\"x\"", "\"\\u", "{\"reason\":\"\\ud800\"}", "1".repeat(400), "{\"reason\":1e999}")
+)
+
+const hostileId = fc.oneof(
+  fc.uuid(),
+  // Every byte percent-encoded (encodeURIComponent throws on a lone surrogate; a client's bytes don't).
+  hostileText.map((text) => [...Buffer.from(text, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("")),
+  fc.constantFrom("00000000-0000-0000-0000-000000000000", "..%2F..%2F", "%00", "not-a-uuid")
+)
+
+const hostileQuery = fc.record({
+  limit: fc.option(fc.oneof(hostileText, fc.integer({ min: -1000, max: 1000 }).map(String)), { nil: undefined }),
+  cursor: fc.option(fc.oneof(hostileText, fc.base64String({ maxLength: 80 })), { nil: undefined })
+})
+
+const contentType = fc.constantFrom("application/json", "application/json; charset=utf-8", "application/problem+json", "text/plain", "application/x-www-form-urlencoded", undefined)
+
+describe.each(TestDatabase.kinds())("fuzzing the API host on %s", (kind) => {
+  let app: TestApp
+  let org: Fixtures.OrganizationFixture
+  let billingToken: string
+  const statuses = new Map<number, number>()
+
+  beforeAll(async () => {
+    app = await start(kind)
+    org = await app.run(Fixtures.organization({ name: "Fuzz" }))
+    const billingApp = await app.run(Fixtures.application(org))
+    billingToken = await token(app.authUrl, billingApp.clientId, billingApp.secret)
+  })
+  afterAll(async () => {
+    await app?.dispose()
+  })
+
+  const send = async (method: string, path: string, body?: string, type?: string) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${billingToken}` }
+    if (type !== undefined) headers["content-type"] = type
+    const response = await fetch(`${app.apiUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+    const text = await response.text()
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+    expect(response.status, `${method} ${path} ${body?.slice(0, 80) ?? ""} → ${text.slice(0, 200)}`).toBeLessThan(500)
+    if (response.status >= 400) {
+      expect(response.headers.get("content-type")).toContain("application/problem+json")
+      const problem = JSON.parse(text) as { type: string; status: number; title: string }
+      expect(problem.type).toBe("about:blank")
+      expect(problem.status).toBe(response.status)
+    }
+  }
+
+  it("answers every hostile report with less than 500 and problem details", async () => {
+    const proposalId = await app.run(Fixtures.proposal(org))
+    const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("pass", "reject", "report-failed"),
+        fc.oneof(hostileId, fc.constantFrom(proposalId, invoiceId)),
+        hostileBody,
+        contentType,
+        async (operation, id, body, type) => {
+          const path =
+            operation === "report-failed"
+              ? `/v1/billing/invoices/${id}/report-failed`
+              : `/v1/billing/invoice-proposals/${id}/${operation}`
+          await send("POST", path, body, type)
+        }
+      ),
+      { numRuns: 250 }
+    )
+  })
+
+  it("answers every hostile list query with less than 500 and problem details", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("/v1/billing/send-queue", "/v1/billing/verification-queue", "/v1/operational-contexts"),
+        hostileQuery,
+        async (path, query) => {
+          const search = new URLSearchParams()
+          if (query.limit !== undefined) search.set("limit", query.limit)
+          if (query.cursor !== undefined) search.set("cursor", query.cursor)
+          await send("GET", `${path}?${search.toString()}`)
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  it("refused something and accepted something (the fuzzer reached both sides)", () => {
+    expect([...statuses.keys()].some((status) => status >= 400)).toBe(true)
+    expect([...statuses.keys()].some((status) => status < 300)).toBe(true)
+  })
+})
