@@ -82,6 +82,23 @@ export class InvoiceDetail extends Schema.Class<InvoiceDetail>("InvoiceDetail")(
   lines: Schema.Array(DocumentLineView)
 }) {}
 
+/** One bar of the overview: the documents of one status in one currency. */
+export class OverviewBucket extends Schema.Class<OverviewBucket>("OverviewBucket")({
+  status: InvoiceStatus,
+  currency: Currency,
+  count: Schema.Int,
+  /** Sum of the documents' gross totals (credit notes negative), minor units. */
+  grossMinorUnits: Schema.Int,
+  /** Sum of the balances of the sent ones (absent until sent), minor units. */
+  balanceMinorUnits: Schema.Int
+}) {}
+
+/** Invoices and credit notes counted and summed per status and currency. */
+export class BillingOverview extends Schema.Class<BillingOverview>("BillingOverview")({
+  buckets: Schema.Array(OverviewBucket),
+  proposalsAwaitingVerification: Schema.Int
+}) {}
+
 export const InvoiceRunPage = Page(InvoiceRunSummary, "InvoiceRunPage")
 export const InvoiceSummaryPage = Page(InvoiceSummary, "InvoiceSummaryPage")
 export const ProposalSummaryPage = Page(ProposalSummary, "ProposalSummaryPage")
@@ -94,6 +111,7 @@ const documentFilters = {
 }
 
 export class BillingGroup extends HttpApiGroup.make("billing")
+  .add(HttpApiEndpoint.get("overview", "/api/billing/overview").addSuccess(BillingOverview))
   .add(
     HttpApiEndpoint.get("listInvoiceRuns", "/api/billing/invoice-runs")
       .setUrlParams(Schema.Struct({ ...PageQuery, status: Filter(40) }))

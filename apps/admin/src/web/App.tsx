@@ -15,7 +15,11 @@ const NotFound = () => (
   </>
 )
 
-const isCurrent = (href: string, pathname: string) => pathname === href || pathname.startsWith(`${href}/`)
+/** The navigation link of the current page: its own path, or a record under it (not a sibling list under a section). */
+const isCurrent = (href: string, pathname: string, hrefs: ReadonlyArray<string>) =>
+  pathname === href || (pathname.startsWith(`${href}/`) && !hrefs.some((other) => other !== href && other.length > href.length && pathname.startsWith(other)))
+
+const allLinks = navigation.flatMap((section) => section.links.map(([href]) => href))
 
 const SignedIn = () => {
   const session = useSignedIn()
@@ -58,7 +62,7 @@ const SignedIn = () => {
             <ul>
               {section.links.map(([href, label]) => (
                 <li key={href}>
-                  <Link href={href} aria-current={isCurrent(href, pathname) ? "page" : undefined}>
+                  <Link href={href} aria-current={isCurrent(href, pathname, allLinks) ? "page" : undefined}>
                     {label}
                   </Link>
                 </li>

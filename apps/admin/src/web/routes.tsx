@@ -5,6 +5,7 @@
 import type { ReactNode } from "react"
 import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/Applications.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
+import { BillingOverviewPage } from "./pages/BillingOverview.js"
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage } from "./pages/Billing.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
@@ -24,6 +25,7 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/applications", render: () => <ApplicationsPage /> },
   { pattern: "/applications/new", render: () => <NewApplicationPage /> },
   { pattern: "/applications/:id", render: (p) => <ApplicationPage id={p["id"]!} /> },
+  { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
   { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
@@ -49,6 +51,7 @@ export const navigation: ReadonlyArray<NavigationSection> = [
   {
     title: "Billing",
     links: [
+      ["/billing", "Overview"],
       ["/billing/invoice-runs", "Invoice runs"],
       ["/billing/invoices", "Invoices"],
       ["/billing/proposals", "Proposals"],

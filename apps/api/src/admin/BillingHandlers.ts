@@ -1,7 +1,15 @@
 /** Billing read views of the operator's organization: invoice runs, invoices, proposals, the send queue. */
 import { HttpApiBuilder } from "@effect/platform"
 import { AdminApi } from "@propline/admin/AdminApi"
-import { DocumentLineView, InvoiceDetail, InvoiceRunSummary, InvoiceSummary, ProposalSummary } from "@propline/admin/Billing"
+import {
+  BillingOverview,
+  DocumentLineView,
+  InvoiceDetail,
+  InvoiceRunSummary,
+  InvoiceSummary,
+  OverviewBucket,
+  ProposalSummary
+} from "@propline/admin/Billing"
 import { CurrentOperator } from "@propline/admin/Session"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
@@ -18,6 +26,18 @@ export const BillingHandlers = HttpApiBuilder.group(AdminApi, "billing", (handle
   Effect.gen(function* () {
     const views = yield* BillingViews
     return handlers
+      .handle("overview", () =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const overview = yield* views.overview(organizationId)
+          return new BillingOverview({
+            buckets: overview.buckets.map(
+              (bucket) => new OverviewBucket({ ...bucket, currency: bucket.currency as OverviewBucket["currency"] })
+            ),
+            proposalsAwaitingVerification: overview.proposalsAwaitingVerification
+          })
+        })
+      )
       .handle("listInvoiceRuns", ({ urlParams }) =>
         Effect.gen(function* () {
           const { organizationId } = yield* CurrentOperator

@@ -65,6 +65,45 @@ type ProposalStatus = "proposed" | "passed" | "rejected" | "cancelled"
 
 export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/admin/BillingViews", {
   succeed: {
+    /** Invoices and credit notes counted and summed per status and currency, and the proposals awaiting a verdict. */
+    overview: (organizationId: string) =>
+      Effect.all([
+        Sql.query((db) =>
+          db
+            .selectFrom("invoices")
+            .select([
+              "status",
+              "currency",
+              (eb) => eb.fn.countAll<number>().as("count"),
+              sql<number>`coalesce(sum(total_gross_minor_units), 0)`.as("grossMinorUnits"),
+              sql<number>`coalesce(sum(balance_minor_units), 0)`.as("balanceMinorUnits")
+            ])
+            .where("organizationId", "=", organizationId)
+            .groupBy(["status", "currency"])
+            .orderBy("currency")
+            .orderBy("status")
+            .execute()
+        ),
+        Sql.query((db) =>
+          db
+            .selectFrom("invoiceProposals")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("organizationId", "=", organizationId)
+            .where("status", "=", "proposed")
+            .executeTakeFirstOrThrow()
+        )
+      ]).pipe(
+        Effect.map(([buckets, proposals]) => ({
+          buckets: buckets.map((row) => ({
+            ...row,
+            count: Number(row.count),
+            grossMinorUnits: Number(row.grossMinorUnits),
+            balanceMinorUnits: Number(row.balanceMinorUnits)
+          })),
+          proposalsAwaitingVerification: Number(proposals.n)
+        }))
+      ),
+
     /** A page of invoice runs, newest first, with how many invoices and proposals each made. */
     invoiceRuns: (
       organizationId: string,

@@ -141,6 +141,7 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets` },
       { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke` },
       { method: "GET", path: "/api/audit-log" },
+      { method: "GET", path: "/api/billing/overview" },
       { method: "GET", path: "/api/billing/invoice-runs" },
       { method: "GET", path: "/api/billing/invoices" },
       { method: "GET", path: `/api/billing/invoices/${OTHER_UUID}` },
@@ -346,6 +347,20 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       expect(badDate.body.issues).toEqual([{ path: "/from", message: "must be a date YYYY-MM-DD or an ISO 8601 date-time" }])
       const future = await adminCall(url("/api/audit-log?from=2999-01-01"), session)
       expect(future.body.items).toEqual([])
+    })
+  })
+
+  describe("billing overview", () => {
+    it("counts and sums the organization's documents per status and currency, and the proposals awaiting a verdict", async () => {
+      const answer = await adminCall(url("/api/billing/overview"), session)
+      expect(answer.status).toBe(200)
+      const approved = answer.body.buckets.find((bucket: { status: string }) => bucket.status === "approved")
+      const invoices = await adminCall(url("/api/billing/invoices?status=approved&limit=100"), session)
+      expect(approved).toMatchObject({ currency: "SEK", count: invoices.body.items.length })
+      expect(approved.grossMinorUnits).toBe(
+        invoices.body.items.reduce((sum: number, invoice: { totalGrossMinorUnits: number }) => sum + invoice.totalGrossMinorUnits, 0)
+      )
+      expect(answer.body.proposalsAwaitingVerification).toBe(1)
     })
   })
 

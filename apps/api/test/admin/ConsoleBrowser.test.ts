@@ -157,6 +157,7 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/contracts", "Contracts"],
     ["/applications", "Applications"],
     ["/applications/new", "New Application"],
+    ["/billing", "Billing overview"],
     ["/billing/invoice-runs", "Invoice runs"],
     ["/billing/invoices", "Invoices"],
     ["/billing/proposals", "Invoice proposals"],
