@@ -38,7 +38,7 @@ export const AuditLogPage = () => (
     empty="No entry matches."
     row={(entry) => (
       <tr key={entry.id}>
-        <td>{dateTime(entry.occurredAt)}</td>
+        <td className="nowrap">{dateTime(entry.occurredAt)}</td>
         <td>
           {entry.actorType}
           <br />
@@ -53,7 +53,18 @@ export const AuditLogPage = () => (
           <code className="muted">{entry.targetId}</code>
         </td>
         <td>{entry.requestId === null ? "—" : <code>{entry.requestId}</code>}</td>
-        <td>{Object.keys(entry.details).length === 0 ? "—" : <code className="details">{JSON.stringify(entry.details)}</code>}</td>
+        <td>
+          {Object.keys(entry.details).length === 0 ? (
+            "—"
+          ) : (
+            <details>
+              <summary>
+                {Object.keys(entry.details).length} {Object.keys(entry.details).length === 1 ? "field" : "fields"}
+              </summary>
+              <code className="details">{JSON.stringify(entry.details, null, 1)}</code>
+            </details>
+          )}
+        </td>
       </tr>
     )}
   />
