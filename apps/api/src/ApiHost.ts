@@ -10,6 +10,9 @@ import { Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { BillingHandlers } from "./billing/BillingHandlers.js"
 import { BillingService } from "./billing/BillingService.js"
+import { BookingHandlers } from "./booking/BookingHandlers.js"
+import { BookingService } from "./booking/BookingService.js"
+import { CustomerRegisterLive } from "./booking/CompanyRegistry.js"
 import { ContextService } from "./contexts/ContextService.js"
 import { OperationalContextHandlers } from "./contexts/OperationalContextHandlers.js"
 import { AuthenticationLive } from "./platform/Authentication.js"
@@ -58,8 +61,9 @@ const bearerChallenge = HttpMiddleware.make((app) =>
  * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerifier.
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
-  Layer.provide([OperationalContextHandlers, BillingHandlers]),
-  Layer.provide([ContextService.Default, BillingService.Default]),
+  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers]),
+  Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default]),
+  Layer.provide(CustomerRegisterLive),
   Layer.provide([AuthenticationLive, JsonBodyLive, RolesLive, ProblemsMiddleware])
 )
 

@@ -8,7 +8,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { Authentication, Principal } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
-import { BillingRole } from "@propline/contract/Roles"
+import { BillingRole, BookingRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { Effect, Layer, Redacted, TestClock } from "effect"
 import * as IntegrationClient from "../src/IntegrationClient.js"
@@ -64,6 +64,20 @@ const BillingTest = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =
     .handle("reportFailed", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "not approved")))
 )
 
+// The booking group is not exercised here; every operation answers 404.
+const BookingTest = HttpApiBuilder.group(IntegrationApi, "booking", (handlers) => {
+  const missing = () => Effect.fail(problem.notFound("not in this test"))
+  return handlers
+    .handle("listResources", missing)
+    .handle("getResource", missing)
+    .handle("getAvailability", missing)
+    .handle("listAddOnProducts", missing)
+    .handle("lookUpCompany", () => Effect.fail(problem.badRequest("TENANT_COMPANY_REGISTRY_NOT_SUPPORTED", "not in this test")))
+    .handle("previewBookingRequest", missing)
+    .handle("createBookingRequest", missing)
+    .handle("getBookingRequest", missing)
+})
+
 const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
 )
@@ -71,10 +85,11 @@ const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts",
 const server = HttpApiBuilder.toWebHandler(
   Layer.mergeAll(
     HttpApiBuilder.api(IntegrationApi).pipe(
-      Layer.provide([BillingTest, ContextsTest]),
+      Layer.provide([BillingTest, BookingTest, ContextsTest]),
       Layer.provide([
         AuthenticationTest,
         Layer.succeed(BillingRole, Effect.void),
+        Layer.succeed(BookingRole, Effect.void),
         Layer.succeed(JsonBody, Effect.void)
       ])
     ),

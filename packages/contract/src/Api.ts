@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { BillingGroup } from "./Billing.js"
+import { BookingGroup } from "./Booking.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
@@ -38,6 +39,7 @@ Conventions (where the specification says "not shown", these are this service's 
 export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(OperationalContextsGroup)
   .add(BillingGroup)
+  .add(BookingGroup)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

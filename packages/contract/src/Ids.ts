@@ -19,3 +19,15 @@ export type OperationalContextId = typeof OperationalContextId.Type
 /** An organization's id. */
 export const OrganizationId = Schema.UUID.pipe(Schema.brand("OrganizationId"))
 export type OrganizationId = typeof OrganizationId.Type
+
+/** A bookable resource's id (spec 4.2 `resourceId`). */
+export const BookableResourceId = Schema.UUID.pipe(Schema.brand("BookableResourceId"))
+export type BookableResourceId = typeof BookableResourceId.Type
+
+/** A booking request's id (spec 4.2 `bookingId`). */
+export const BookingId = Schema.UUID.pipe(Schema.brand("BookingId"))
+export type BookingId = typeof BookingId.Type
+
+/** An add-on product's id. */
+export const AddOnProductId = Schema.UUID.pipe(Schema.brand("AddOnProductId"))
+export type AddOnProductId = typeof AddOnProductId.Type

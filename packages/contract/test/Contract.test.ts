@@ -29,10 +29,18 @@ describe("openApiDocument", () => {
     expect(operations.map((o) => o.key).sort()).toEqual([
       "GET /v1/billing/send-queue",
       "GET /v1/billing/verification-queue",
+      "GET /v1/booking/booking-requests/{bookingId}",
+      "GET /v1/booking/resources",
+      "GET /v1/booking/resources/{resourceId}",
+      "GET /v1/booking/resources/{resourceId}/add-on-products",
+      "GET /v1/booking/resources/{resourceId}/availability",
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
-      "POST /v1/billing/invoices/{invoiceId}/report-failed"
+      "POST /v1/billing/invoices/{invoiceId}/report-failed",
+      "POST /v1/booking/booking-requests",
+      "POST /v1/booking/booking-requests/preview",
+      "POST /v1/booking/company-lookups"
     ])
     for (const { operation } of operations) {
       expect(operation.security).toEqual([{ bearer: [] }])
@@ -42,6 +50,8 @@ describe("openApiDocument", () => {
     }
     expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["409"]).toBeDefined()
     expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["201"]).toBeDefined()
+    expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["409"]).toBeDefined()
+    expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["201"]).toBeDefined()
   })
 
   it("leaves out the platform's generic decode error", () => {

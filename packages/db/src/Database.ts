@@ -11,6 +11,14 @@ import type {
   InvoiceRunTable,
   InvoiceTable
 } from "./schema/Billing.js"
+import type {
+  BookingAddOnProductTable,
+  BookingApplicationResourceTable,
+  BookingPriceRuleTable,
+  BookingRequestTable,
+  BookingResourceAddOnProductTable,
+  BookingResourceTable
+} from "./schema/Booking.js"
 import type { BillingAccountTable, ContractLineTable, ContractTable, CustomerTable } from "./schema/Customers.js"
 import type {
   ApplicationContextTable,
@@ -24,6 +32,7 @@ import type { OperationalContextTable, OrganizationTable } from "./schema/Organi
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
+export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Operators.js"
@@ -47,6 +56,12 @@ export interface Database {
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
   tokenRateWindows: TokenRateWindowTable
+  bookingResources: BookingResourceTable
+  bookingPriceRules: BookingPriceRuleTable
+  bookingAddOnProducts: BookingAddOnProductTable
+  bookingResourceAddOnProducts: BookingResourceAddOnProductTable
+  bookingApplicationResources: BookingApplicationResourceTable
+  bookingRequests: BookingRequestTable
   auditLog: AuditLogTable
   events: EventTable
   operators: OperatorTable

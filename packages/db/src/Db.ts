@@ -4,6 +4,7 @@
  * without being handed it.
  */
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist"
 import { CamelCasePlugin, type ControlledTransaction, Kysely, PostgresDialect } from "kysely"
 import { PGliteDialect } from "kysely-pglite-dialect"
 import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
@@ -26,6 +27,10 @@ export class SqlError extends Data.TaggedError("SqlError")<{
   /** SQLSTATE 23505, optionally on one named constraint. */
   isUniqueViolation(constraint?: string): boolean {
     return this.code === "23505" && (constraint === undefined || this.constraint === constraint)
+  }
+  /** SQLSTATE 23P01 (an exclusion constraint refused overlapping rows), optionally on one named constraint. */
+  isExclusionViolation(constraint?: string): boolean {
+    return this.code === "23P01" && (constraint === undefined || this.constraint === constraint)
   }
 }
 
@@ -106,6 +111,8 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
   if (config.dataDir !== undefined) await mkdir(config.dataDir, { recursive: true })
   const pglite = await PGlite.create({
     ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
+    // btree_gist: the booking exclusion constraint compares a uuid with = inside a GiST index.
+    extensions: { btree_gist },
     parsers: { [pgliteTypes.INT8]: int8, [pgliteTypes.DATE]: asText }
   })
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] })

@@ -22,7 +22,8 @@ export interface FlowStep {
   readonly outcome: string
 }
 
-const problemCode = (error: unknown): string => {
+/** A refusal as `status code` (spec 2.3), for the flows' logs. */
+export const problemCode = (error: unknown): string => {
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>
     if (typeof record["code"] === "string") return `${String(record["status"] ?? "")} ${record["code"]}`.trim()
@@ -32,20 +33,28 @@ const problemCode = (error: unknown): string => {
   return String(error)
 }
 
-/** Runs the flow once. `reference` makes the externalReference unique per run (it must be unique per organization). */
-export const runConnectorFlow = (credentials: DemoCredentials, reference: string) =>
+/**
+ * The start of every flow: a log of steps, a client_credentials token (spec 5.2, logged as the first step) and the
+ * published client with it.
+ */
+export const connect = (credentials: DemoCredentials) =>
   Effect.gen(function* () {
     const steps: Array<FlowStep> = []
     const log = (step: string, outcome: string) => Effect.sync(() => void steps.push({ step, outcome }))
-
     const token = yield* TokenClient.requestToken({
       authUrl: credentials.auth_url,
       clientId: credentials.client_id,
       clientSecret: credentials.client_secret
     })
     yield* log("POST {auth_url}/oauth/token", `${token.token_type} token, expires in ${token.expires_in} s`)
-
     const client = yield* IntegrationClient.make({ baseUrl: credentials.base_url, accessToken: token.access_token })
+    return { steps, log, client }
+  })
+
+/** Runs the flow once. `reference` makes the externalReference unique per run (it must be unique per organization). */
+export const runConnectorFlow = (credentials: DemoCredentials, reference: string) =>
+  Effect.gen(function* () {
+    const { steps, log, client } = yield* connect(credentials)
 
     const contexts = yield* client.operationalContexts.list({ urlParams: {} })
     yield* log(

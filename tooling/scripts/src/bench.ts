@@ -12,7 +12,8 @@
  * 4. Starts the baseline server (`internal/BaselineServer.ts`, its own process) and checks that it answers what
  *    the product answers (same page size; a verifiable ES256 token).
  * 5. Runs autocannon against each target with the same settings, one after another: the send-queue page on the API
- *    and on the baseline, then the token endpoint on the identity host and on the baseline.
+ *    and on the baseline, then the token endpoint on the identity host and on the baseline, then a booking room's
+ *    availability (a week, start times for an hour) and a priced booking preview on the API and on the baseline.
  * 6. Prints a Markdown table (target, req/s, p50, p99, non-2xx, ratios ours / baseline) and writes it to
  *    `tooling/scripts/bench-results.md`, the figures also to `bench-results.json`.
  *
@@ -292,6 +293,7 @@ const program = Effect.gen(function* () {
       DATABASE_URL: database.url,
       ORGANIZATION_ID: grant.organizationId,
       GRANTED_CONTEXT_IDS: JSON.stringify(grant.contextIds),
+      APPLICATION_ID: grant.applicationId,
       ISSUER: authUrl,
       AUDIENCE: baseUrl,
       POOL_MAX: "10"
@@ -366,6 +368,53 @@ const program = Effect.gen(function* () {
     body: TOKEN_FORM_BODY,
     nextHeaders: rotation(clients).next
   })
+  // Booking: a week of a demo room's free time with start times for an hour, and a priced preview of one of them.
+  const bookingToken = yield* requestToken(`${authUrl}/oauth/token`, {
+    clientId: credentials.client_id,
+    secret: credentials.client_secret
+  })
+  const bookingBearer = { authorization: `Bearer ${bookingToken}` }
+  const room = yield* attempt("a demo room", async () => {
+    const response = await fetch(`${baseUrl}/v1/booking/resources`, { headers: bookingBearer })
+    const body = (await response.json()) as { items: Array<{ id: string; kind: string; pricing: string }> }
+    const found = body.items.find((r) => r.kind === "room" && r.pricing === "time")
+    if (found === undefined) throw new Error("the demo Application sells no room priced by time")
+    return found.id
+  })
+  const windowFrom = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 3_600_000) * 3_600_000)
+  const windowQuery = `from=${windowFrom.toISOString()}&to=${new Date(windowFrom.getTime() + 7 * 86_400_000).toISOString()}&durationMinutes=60`
+  const availabilityUrl = `${baseUrl}/v1/booking/resources/${room}/availability?${windowQuery}`
+  const baselineAvailabilityUrl = `${baselineUrl}/availability?resourceId=${room}&${windowQuery}`
+  const starts = yield* attempt("availability", async () => {
+    const [ours, base] = await Promise.all([
+      fetch(availabilityUrl, { headers: bookingBearer }).then((r) => r.json() as Promise<{ startTimes: Array<string> }>),
+      fetch(baselineAvailabilityUrl).then((r) => r.json() as Promise<{ startTimes: Array<string> }>)
+    ])
+    if (ours.startTimes.length === 0 || ours.startTimes.length !== base.startTimes.length) {
+      throw new Error(`start times differ: API ${ours.startTimes.length}, baseline ${base.startTimes.length}`)
+    }
+    return ours.startTimes
+  })
+  const previewBody = JSON.stringify({
+    resourceId: room,
+    period: { start: starts[0], end: new Date(Date.parse(starts[0] as string) + 3_600_000).toISOString() }
+  })
+  const jsonHeaders = { "content-type": "application/json" }
+  const availabilityOurs = yield* measureOne("availability: API", { url: availabilityUrl, method: "GET", headers: bookingBearer })
+  const availabilityBaseline = yield* measureOne("availability: baseline", { url: baselineAvailabilityUrl, method: "GET" })
+  const previewOurs = yield* measureOne("preview: API", {
+    url: `${baseUrl}/v1/booking/booking-requests/preview`,
+    method: "POST",
+    headers: { ...bookingBearer, ...jsonHeaders },
+    body: previewBody
+  })
+  const previewBaseline = yield* measureOne("preview: baseline", {
+    url: `${baselineUrl}/preview`,
+    method: "POST",
+    headers: jsonHeaders,
+    body: previewBody
+  })
+
   const rateWindows = yield* attempt("token_rate_windows", () =>
     pool
       .query<{ max: number | null; rows: string }>(
@@ -376,7 +425,9 @@ const program = Effect.gen(function* () {
 
   const comparisons: ReadonlyArray<Comparison> = [
     { operation: "send-queue", ours: sendQueueOurs, baseline: sendQueueBaseline },
-    { operation: "token", ours: tokenOurs, baseline: tokenBaseline }
+    { operation: "token", ours: tokenOurs, baseline: tokenBaseline },
+    { operation: "availability", ours: availabilityOurs, baseline: availabilityBaseline },
+    { operation: "preview", ours: previewOurs, baseline: previewBaseline }
   ]
   const cpu = cpus()
   const cores = availableParallelism()
@@ -392,6 +443,7 @@ const program = Effect.gen(function* () {
     notes: [
       `send-queue: API = \`GET {base_url}/v1/billing/send-queue?limit=50\` with a demo token (token verification, then the integration check, the visible-contexts CTE and the page query). Baseline = a plain node:http process with a pg.Pool of 10 (the API's pool size) running the same three SQL statements, rows serialized with JSON.stringify, no token verification. Page: ${apiPage.items} invoices with a next cursor; the demo's approved invoices were copied to ${approvedInvoices} so a full page exists.`,
       `token: API = \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} extra Applications inserted for the run (the endpoint allows 60 requests per 60 s per client; ${apiClients.issued()} requests were prepared, at most ${Math.ceil(apiClients.issued() / clients.length)} per client; the highest count in one one-second rate bucket was ${rateWindows.maxPerWindow}). Baseline = a plain node:http process: parse Basic, one SELECT of the Application, its active secret digests and granted contexts by client_id, SHA-256 compared in constant time, the same claims signed ES256 with node:crypto. After authenticating, the baseline runs the same rate-limit statement as the API (bucket upsert, stale-bucket delete, \`last_used_at\`), so the ratio measures everything else.`,
+      `availability: API = \`GET {base_url}/v1/booking/resources/{room}/availability\` for a week with \`durationMinutes=60\` (${starts.length} start times), preview: API = \`POST {base_url}/v1/booking/booking-requests/preview\` of one hour of the demo room, each with a demo token. Baseline = the same plain node:http process running the same SQL (the sellable resource with its rules through the visible-contexts CTE and the Application's grant, offered add-ons, live bookings) and the same pure functions of @propline/booking, no token verification.`,
       "Non-2xx must be 0 for the run to pass (a 429 would mean the client rotation failed).",
       `CPU busy in the idle second before each target (other processes): ${measurements.map((m) => `${m.target} ${(m.busyBefore * 100).toFixed(0)}%`).join(", ")}${busy ? " -- the machine was not idle, so these figures are noisy; rerun on an idle machine" : ""}.`
     ]

@@ -5,18 +5,10 @@
  *   DEMO_CREDENTIALS=path/to/file.json pnpm connector:example
  */
 import { Effect } from "effect"
-import { readFileSync } from "node:fs"
-import * as path from "node:path"
-import { type DemoCredentials, runConnectorFlow } from "./ConnectorFlow.js"
+import { runConnectorFlow } from "./ConnectorFlow.js"
+import { readCredentialsOrExit } from "./internal/CredentialsFile.js"
 
-const file = process.env["DEMO_CREDENTIALS"] ?? path.join(process.env["DATA_DIR"] ?? ".data", "demo-credentials.json")
-let credentials: DemoCredentials
-try {
-  credentials = JSON.parse(readFileSync(file, "utf8")) as DemoCredentials
-} catch {
-  console.error(`Cannot read ${file}: start the product first (see README), or set DEMO_CREDENTIALS.`)
-  process.exit(1)
-}
+const credentials = readCredentialsOrExit()
 
 Effect.runPromise(runConnectorFlow(credentials, Date.now().toString(36))).then(
   (steps) => {

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runBookingWebsiteFlow } from "../src/BookingWebsiteFlow.js"
 import { runConnectorFlow } from "../src/ConnectorFlow.js"
 
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
@@ -43,5 +44,17 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     expect(steps.some((s) => s.step.endsWith("/reject") && s.outcome === "201: proposal rejected")).toBe(true)
     expect(steps.some((s) => s.step.endsWith("/report-failed") && s.outcome.endsWith("failed"))).toBe(true)
     expect(steps.find((s) => s.step.endsWith("(repeated)"))?.outcome).toBe("refused: 400 BILLING_INVOICE_STATUS_INVALID")
+  })
+
+  it("runs the booking website: resources, add-ons, availability, company lookup, priced preview, one booking for one requestId", async () => {
+    const steps = await Effect.runPromise(runBookingWebsiteFlow(product.credentials, "website-e2e"))
+    const outcome = (prefix: string) => steps.find((s) => s.step.startsWith(prefix))?.outcome ?? ""
+    expect(outcome("GET /v1/booking/resources")).toMatch(/^7 resources/)
+    expect(outcome("POST /v1/booking/company-lookups")).toMatch(/^556036-0793/)
+    expect(outcome("POST /v1/booking/booking-requests/preview")).toContain("VAT 12 %")
+    expect(outcome("POST /v1/booking/booking-requests/preview")).toMatch(/Total .* SEK/)
+    const exactly = (step: string) => steps.find((s) => s.step === step)?.outcome ?? ""
+    expect(exactly("POST /v1/booking/booking-requests")).toMatch(/^pending, held until/)
+    expect(exactly("POST /v1/booking/booking-requests (same requestId)")).toBe("the same booking request")
   })
 })

@@ -9,7 +9,8 @@
  * - `tenancy/DemoTenancy.ts`: organizations, contexts, customers, billing accounts, contracts and their lines
  *   (spec 2.1, 2.2; decisions 2, 5), and the contracts the other areas build on;
  * - `billing/DemoBilling.ts`: integrations, invoice runs, invoices, the credit note, proposals, charges and
- *   document lines drafted from those contracts.
+ *   document lines drafted from those contracts;
+ * - `booking/DemoBooking.ts`: rooms, desks and parking in Stockholm and Oslo with price rules and add-ons.
  *
  * Adding an area (signing, booking, an identity connector …): write `demo/<area>/Demo<Area>.ts` exporting a
  * `Demo<Area>Plan` (its tables' rows) and a `demo<Area>(timeline, …what it builds on)` function, extend
@@ -20,11 +21,12 @@
 import type { OrganizationTable } from "@propline/db/Database"
 import type { Insertable } from "kysely"
 import { type DemoBillingPlan, demoBilling } from "./billing/DemoBilling.js"
+import { type DemoBookingPlan, demoBooking } from "./booking/DemoBooking.js"
 import { demoTimeline, seededRandom } from "./DemoIds.js"
 import { demoOrganizations, demoTenancy, type DemoTenancyPlan } from "./tenancy/DemoTenancy.js"
 
 /** Every row of the demo, per table; `DemoData.ts` inserts the tables in an order that satisfies the foreign keys. */
-export interface DemoPlan extends DemoTenancyPlan, DemoBillingPlan {
+export interface DemoPlan extends DemoTenancyPlan, DemoBillingPlan, DemoBookingPlan {
   readonly organizations: ReadonlyArray<Insertable<OrganizationTable>>
 }
 
@@ -41,6 +43,7 @@ export const demoPlan = (now: Date): DemoPlan => {
     // The organizations carry billing's invoice number series, so they are built once billing has numbered.
     organizations: demoOrganizations(timeline, billing.nextInvoiceNumber),
     ...tenancy.plan,
-    ...billing.plan
+    ...billing.plan,
+    ...demoBooking(timeline)
   }
 }

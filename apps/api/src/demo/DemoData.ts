@@ -131,7 +131,29 @@ const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
         .values([...plan.documentLines])
         .execute()
     )
+    yield* Db.query((db) => db.insertInto("bookingResources").values([...plan.bookingResources]).execute())
+    yield* Db.query((db) => db.insertInto("bookingPriceRules").values([...plan.bookingPriceRules]).execute())
+    yield* Db.query((db) => db.insertInto("bookingAddOnProducts").values([...plan.bookingAddOnProducts]).execute())
+    yield* Db.query((db) =>
+      db.insertInto("bookingResourceAddOnProducts").values([...plan.bookingResourceAddOnProducts]).execute()
+    )
   })
+
+/** Lets a demo Application sell every bookable resource of its organization (kept when already allowed). */
+const allowDemoBooking = (tenant: DemoTenant, now: Date) =>
+  Db.query((db) =>
+    db
+      .insertInto("bookingApplicationResources")
+      .columns(["applicationId", "resourceId", "createdAt"])
+      .expression((eb) =>
+        eb
+          .selectFrom("bookingResources")
+          .select([eb.val(tenant.applicationId).as("applicationId"), "id", eb.val(now).as("createdAt")])
+          .where("organizationId", "=", tenant.organizationId)
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute()
+  )
 
 /** The organization's oldest active demo Application, made now (granted its root context) when there is none. */
 const demoApplication = (organizationId: string, rootContextId: string, now: Date) =>
@@ -152,7 +174,7 @@ const demoApplication = (organizationId: string, rootContextId: string, now: Dat
       (yield* createApplication({
         organizationId,
         name: DEMO_APPLICATION_NAME,
-        roles: ["billing"],
+        roles: ["billing", "booking"],
         contextIds: [rootContextId],
         actor: SYSTEM_ACTOR,
         now
@@ -218,6 +240,7 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
       }
       const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext, now)
       const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext, now)
+      yield* allowDemoBooking(first, now)
       return { seeded, ...first, second } satisfies DemoSeed
     })
   ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoData.seedDemoData"))

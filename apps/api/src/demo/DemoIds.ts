@@ -89,7 +89,7 @@ export const norwegianOrganisationNumber = (random: Random): string => {
 export const DEMO_ORGANIZATION_NAME = "Nordhavn Workspaces AB"
 /** Name of the second, small organization (tenant-isolation checks). */
 export const SECOND_ORGANIZATION_NAME = "Fjord Offices AS"
-/** Name of the demo Application in each organization (roles `billing`, granted the root context). */
+/** Name of the demo Application in each organization (roles `billing` and `booking`, granted the root context; it may sell every bookable resource). */
 export const DEMO_APPLICATION_NAME = "Demo ERP connector"
 
 /**

@@ -497,7 +497,7 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
   })
 
   describe("demo Applications", () => {
-    it("one per organization, billing role, granted the organization's root context", async () => {
+    it("one per organization, billing and booking roles, granted the organization's root context", async () => {
       const seed = seeds[0] as DemoSeed
       for (const [tenant, root] of [
         [seed, DEMO_IDS.rootContext],
@@ -516,7 +516,7 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
           id: tenant.applicationId,
           clientId: tenant.clientId,
           name: DEMO_APPLICATION_NAME,
-          roles: ["billing"],
+          roles: ["billing", "booking"],
           status: "active",
           organizationId: tenant.organizationId
         })

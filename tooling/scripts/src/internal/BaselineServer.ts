@@ -17,11 +17,21 @@
  *   the client's other rows of the last 60 seconds) — but without judging the counts, and no discovery or error
  *   details beyond `invalid_client` / `invalid_request`.
  *
- * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), ISSUER, AUDIENCE, POOL_MAX (default
- * 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
+ * - `GET /availability?resourceId=&from=&to=&durationMinutes=` and `POST /preview` (`{resourceId, period}`): the
+ *   SQL the API runs for a booking resource's free time and a priced preview — the resource the Application may
+ *   sell (the visible-contexts CTE and its grant), its price rules, its offered add-ons (preview), the live bookings
+ *   near the window — then the same pure functions of `@propline/booking` (freePeriods and bookableStarts;
+ *   checkBooking), answered with `JSON.stringify`. No token verification: the Application comes from APPLICATION_ID.
+ *
+ * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), APPLICATION_ID, ISSUER, AUDIENCE,
+ * POOL_MAX (default 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
  */
 import { createHash, generateKeyPairSync, randomUUID, sign, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { bookableStarts, freePeriods } from "@propline/booking/Availability"
+import { checkBooking } from "@propline/booking/BookingCheck"
+import type { AddOnProduct } from "@propline/booking/AddOnProduct"
+import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import pg from "pg"
 
 const env = (name: string): string => {
@@ -238,6 +248,104 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   })
 }
 
+const applicationId = env("APPLICATION_ID")
+
+type Row = Record<string, unknown>
+
+const sellableResource = async (resourceId: string): Promise<BookableResource | undefined> => {
+  const { rows } = await pool.query<Row>(
+    `with recursive visible(id) as (
+       select id from operational_contexts where organization_id = $1 and id = any($2::uuid[])
+       union select c.id from operational_contexts c join visible v on c.parent_id = v.id)
+     select r.*, coalesce((select json_agg(p order by p.position) from booking_price_rules p where p.resource_id = r.id), '[]') as rules
+     from booking_resources r join booking_application_resources g on g.resource_id = r.id
+     where r.organization_id = $1 and r.status = 'active' and g.application_id = $3 and r.id = $4
+       and r.operational_context_id in (select id from visible)`,
+    [organizationId, grantedContextIds, applicationId, resourceId]
+  )
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const rules = (row["rules"] as Array<Row>).map(
+    (rule): PriceRule => ({
+      id: rule["id"] as string,
+      name: rule["name"] as string,
+      unit: rule["unit"] as PriceRule["unit"],
+      amountMinorUnits: Number(rule["amount_minor_units"]),
+      vatRateBasisPoints: rule["vat_rate_basis_points"] as number,
+      weekdays: rule["weekdays"] as PriceRule["weekdays"],
+      ...(rule["window_from"] === null ? {} : { window: { from: rule["window_from"] as string, to: rule["window_to"] as string } })
+    })
+  )
+  return {
+    id: row["id"] as string,
+    organizationId: row["organization_id"] as string,
+    operationalContextId: row["operational_context_id"] as string,
+    kind: row["kind"] as BookableResource["kind"],
+    name: row["name"] as string,
+    timeZone: row["time_zone"] as string,
+    capacity: row["capacity"] as number,
+    currency: row["currency"] as BookableResource["currency"],
+    openingHours: row["opening_hours"] as BookableResource["openingHours"],
+    minDurationMinutes: row["min_duration_minutes"] as number,
+    maxDurationMinutes: row["max_duration_minutes"] as number,
+    durationIncrementMinutes: row["duration_increment_minutes"] as number,
+    startIncrementMinutes: row["start_increment_minutes"] as number,
+    minimumNoticeMinutes: row["minimum_notice_minutes"] as number,
+    horizonDays: row["horizon_days"] as number,
+    bufferBeforeMinutes: row["buffer_before_minutes"] as number,
+    bufferAfterMinutes: row["buffer_after_minutes"] as number,
+    holdMinutes: row["hold_minutes"] as number,
+    ...(row["night_stays"] === null ? {} : { nightStays: row["night_stays"] as NonNullable<BookableResource["nightStays"]> }),
+    priceRules: rules
+  }
+}
+
+const livePeriods = async (resourceId: string, from: Date, to: Date) =>
+  (
+    await pool.query<{ starts_at: Date; ends_at: Date }>(
+      `select starts_at, ends_at from booking_requests where resource_id = $1 and starts_at < $3 and ends_at > $2
+         and (status = 'approved' or (status = 'pending' and hold_expires_at > now())) order by starts_at`,
+      [resourceId, from, to]
+    )
+  ).rows.map((row) => ({ start: row.starts_at, end: row.ends_at }))
+
+const availability = async (url: URL, response: ServerResponse): Promise<void> => {
+  const resource = await sellableResource(url.searchParams.get("resourceId") ?? "")
+  if (resource === undefined) return json(response, 404, { error: "not_found" })
+  const window = { from: new Date(url.searchParams.get("from") ?? ""), to: new Date(url.searchParams.get("to") ?? "") }
+  const duration = Number(url.searchParams.get("durationMinutes") ?? "60")
+  const reach = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes + duration) * 60_000
+  const otherBookings = await livePeriods(resource.id, new Date(window.from.getTime() - reach), new Date(window.to.getTime() + reach))
+  const now = new Date()
+  const state = { resource, otherBookings }
+  json(response, 200, {
+    resourceId: resource.id,
+    freePeriods: freePeriods(state, window, now),
+    startTimes: bookableStarts(state, window, duration, now)
+  })
+}
+
+const preview = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const body = JSON.parse((await readBody(request)) ?? "{}") as { resourceId: string; period: { start: string; end: string } }
+  const resource = await sellableResource(body.resourceId)
+  if (resource === undefined) return json(response, 404, { error: "not_found" })
+  const start = new Date(body.period.start)
+  const end = new Date(body.period.end)
+  const gap = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes) * 60_000
+  const [addOns, otherBookings] = await Promise.all([
+    pool.query<Row>(
+      `select p.* from booking_add_on_products p join booking_resource_add_on_products o on o.add_on_product_id = p.id
+       where o.resource_id = $1 order by p.created_at, p.id`,
+      [resource.id]
+    ),
+    livePeriods(resource.id, new Date(start.getTime() - gap), new Date(end.getTime() + gap))
+  ])
+  const offeredAddOns = addOns.rows.map((row) => ({ id: row["id"], currency: row["currency"], retired: row["retired_at"] !== null }) as unknown as AddOnProduct)
+  const checked = checkBooking({ resource, offeredAddOns, otherBookings }, { time: { _tag: "Period", start, end }, addOns: [] }, new Date())
+  if (checked._tag === "Left") return json(response, checked.left.status, { code: checked.left.code })
+  json(response, 200, { resourceId: resource.id, start, end, price: checked.right.price })
+}
+
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1")
   const handled =
@@ -245,7 +353,11 @@ const server = createServer((request, response) => {
       ? sendQueue(url, response)
       : request.method === "POST" && url.pathname === "/oauth/token"
         ? token(request, response)
-        : Promise.resolve(json(response, 404, { error: "not_found" }))
+        : request.method === "GET" && url.pathname === "/availability"
+          ? availability(url, response)
+          : request.method === "POST" && url.pathname === "/preview"
+            ? preview(request, response)
+            : Promise.resolve(json(response, 404, { error: "not_found" }))
   handled.catch((error: unknown) => {
     console.error(error)
     if (!response.headersSent) json(response, 500, { error: "server_error" })

@@ -72,6 +72,7 @@ export const benchPool = (url: string) =>
 
 /** What the demo Application holds, copied to the benchmark's clients so their tokens match the demo token. */
 export interface DemoGrant {
+  readonly applicationId: string
   readonly organizationId: string
   readonly roles: ReadonlyArray<string>
   readonly contextIds: ReadonlyArray<string>
@@ -79,8 +80,8 @@ export interface DemoGrant {
 
 export const readDemoGrant = (pool: pg.Pool, clientId: string): Promise<DemoGrant> =>
   pool
-    .query<{ organization_id: string; roles: Array<string>; contexts: Array<string> }>(
-      `select a.organization_id, a.roles,
+    .query<{ id: string; organization_id: string; roles: Array<string>; contexts: Array<string> }>(
+      `select a.id, a.organization_id, a.roles,
               array(select c.operational_context_id from application_contexts c
                     where c.application_id = a.id order by c.operational_context_id) as contexts
        from applications a where a.client_id = $1`,
@@ -90,7 +91,7 @@ export const readDemoGrant = (pool: pg.Pool, clientId: string): Promise<DemoGran
       const row = rows[0]
       if (row === undefined) throw new Error(`no Application with client_id ${clientId}`)
       if (row.contexts.length === 0) throw new Error("the demo Application is granted no context")
-      return { organizationId: row.organization_id, roles: row.roles, contextIds: row.contexts }
+      return { applicationId: row.id, organizationId: row.organization_id, roles: row.roles, contextIds: row.contexts }
     })
 
 export interface ClientCredentials {

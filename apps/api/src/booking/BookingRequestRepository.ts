@@ -1,0 +1,225 @@
+/**
+ * SQL of booking requests (decisions 7): reading one back, finding one by the caller's requestId, the live
+ * bookings of a resource near a period, stale holds, and writing requests and decisions. PostgreSQL has the last
+ * word on a race: the exclusion constraint `booking_requests_no_overlap` refuses a second live booking whose
+ * buffered span overlaps (→ `SlotTaken`, 409), the unique key `booking_requests_request_id_key` a second request
+ * with one requestId (→ {@link RequestIdRace}).
+ */
+import type { BookingTime } from "@propline/booking/BookingCheck"
+import { SlotTaken } from "@propline/booking/BookingRefusal"
+import type { BookingRequestRecord } from "@propline/booking/BookingRequest"
+import type { PriceBreakdown } from "@propline/booking/Pricing"
+import * as Db from "@propline/db/Db"
+import type { BookingRequestTable } from "@propline/db/Database"
+import { Data, Effect } from "effect"
+import { type Selectable, sql } from "kysely"
+import { nullable } from "../platform/Rows.js"
+import * as Sql from "../platform/Sql.js"
+
+/** Another request with the same requestId committed first; the caller re-reads it and replays. */
+export class RequestIdRace extends Data.TaggedError("RequestIdRace") {}
+
+const EXCLUSION = "booking_requests_no_overlap"
+const REQUEST_ID_KEY = "booking_requests_request_id_key"
+
+// JSON keeps instants as ISO strings; these are the fields of the breakdown that are instants.
+const reviveLine = (line: Record<string, unknown>) =>
+  line["kind"] === "resource"
+    ? { ...line, start: new Date(line["start"] as string), end: new Date(line["end"] as string) }
+    : { ...line, deliverAt: new Date(line["deliverAt"] as string) }
+
+const priceFromJson = (json: Record<string, unknown>): PriceBreakdown =>
+  ({ ...json, lines: (json["lines"] as Array<Record<string, unknown>>).map(reviveLine) }) as unknown as PriceBreakdown
+
+// The range's bounds as timestamps (its text form is driver-specific).
+const bounds = [sql<Date>`lower(blocked)`.as("blockedStart"), sql<Date>`upper(blocked)`.as("blockedEnd")] as const
+
+type Row = Selectable<BookingRequestTable> & { readonly blockedStart: Date; readonly blockedEnd: Date }
+
+const toRecord = (row: Row): BookingRequestRecord => {
+  const time: BookingTime =
+    row.checkInDate !== null && row.checkOutDate !== null
+      ? { _tag: "Stay", checkInDate: row.checkInDate, checkOutDate: row.checkOutDate }
+      : { _tag: "Period", start: row.startsAt, end: row.endsAt }
+  return {
+    id: row.id,
+    requestId: row.requestId,
+    fingerprint: row.fingerprint,
+    organizationId: row.organizationId,
+    operationalContextId: row.operationalContextId,
+    resourceId: row.resourceId,
+    requestedBy: row.applicationId,
+    status: row.status,
+    time,
+    start: row.startsAt,
+    end: row.endsAt,
+    blockedStart: new Date(row.blockedStart),
+    blockedEnd: new Date(row.blockedEnd),
+    ...(row.nights === null ? {} : { nights: row.nights }),
+    guest: { name: row.guestName, email: row.guestEmail, ...(row.guestPhone === null ? {} : { phone: row.guestPhone }) },
+    ...(row.companyCountry === null || row.companyOrganisationNumber === null
+      ? {}
+      : {
+          company: {
+            country: row.companyCountry as "SE",
+            organisationNumber: row.companyOrganisationNumber,
+            name: row.companyName ?? ""
+          }
+        }),
+    ...(row.message === null ? {} : { message: row.message }),
+    addOns: row.addOns.map((line) => ({ ...line, deliverAt: new Date(line.deliverAt) })),
+    price: priceFromJson(row.price),
+    holdExpiresAt: row.holdExpiresAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    ...(row.approvedAt === null ? {} : { approvedAt: row.approvedAt }),
+    ...(row.declinedAt === null ? {} : { declinedAt: row.declinedAt }),
+    ...(row.declineReason === null ? {} : { declineReason: row.declineReason }),
+    ...(row.expiredAt === null ? {} : { expiredAt: row.expiredAt })
+  }
+}
+
+export class BookingRequestRepository extends Effect.Service<BookingRequestRepository>()(
+  "@propline/api/booking/BookingRequestRepository",
+  {
+    succeed: {
+      /** A request an Application made, by id; undefined when missing or another Application's. */
+      findForApplication: (organizationId: string, applicationId: string, id: string) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("bookingRequests")
+            .selectAll()
+            .select(bounds)
+            .where("organizationId", "=", organizationId)
+            .where("applicationId", "=", applicationId)
+            .where("id", "=", id)
+            .executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+
+      /** The request an Application made with `requestId`, if any. */
+      findByRequestId: (applicationId: string, requestId: string) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("bookingRequests")
+            .selectAll()
+            .select(bounds)
+            .where("applicationId", "=", applicationId)
+            .where("requestId", "=", requestId)
+            .executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+
+      /** A request of the organization, locked for the transaction (operators' decisions); undefined when missing. */
+      lock: (organizationId: string, id: string) =>
+        Sql.query((db) =>
+          db.selectFrom("bookingRequests").selectAll().select(bounds).where("organizationId", "=", organizationId).where("id", "=", id).forUpdate().executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+
+      /**
+       * The periods of a resource's live bookings — approved, or pending with a hold running at `now` — that
+       * overlap `[from, to)`.
+       */
+      livePeriods: (resourceId: string, from: Date, to: Date, now: Date) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("bookingRequests")
+            .select(["startsAt as start", "endsAt as end"])
+            .where("resourceId", "=", resourceId)
+            .where("startsAt", "<", to)
+            .where("endsAt", ">", from)
+            .where((eb) =>
+              eb.or([eb("status", "=", "approved"), eb.and([eb("status", "=", "pending"), eb("holdExpiresAt", ">", now)])])
+            )
+            .orderBy("startsAt")
+            .execute()
+        ),
+
+      /** A resource's pending requests whose hold has run out at `now`, locked. */
+      staleHolds: (resourceId: string, now: Date) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("bookingRequests")
+            .selectAll()
+            .select(bounds)
+            .where("resourceId", "=", resourceId)
+            .where("status", "=", "pending")
+            .where("holdExpiresAt", "<=", now)
+            .forUpdate()
+            .execute()
+        ).pipe(Effect.map((rows) => rows.map(toRecord))),
+
+      /**
+       * Inserts a new request. Fails with `SlotTaken` when the exclusion constraint refuses it and with
+       * {@link RequestIdRace} when the Application's requestId was taken meanwhile.
+       */
+      insert: (record: BookingRequestRecord) =>
+        Effect.catchTag(
+          Db.query((db) =>
+            db
+              .insertInto("bookingRequests")
+              .values({
+                id: record.id,
+                organizationId: record.organizationId,
+                operationalContextId: record.operationalContextId,
+                resourceId: record.resourceId,
+                applicationId: record.requestedBy,
+                requestId: record.requestId,
+                fingerprint: record.fingerprint,
+                status: record.status,
+                checkInDate: record.time._tag === "Stay" ? record.time.checkInDate : null,
+                checkOutDate: record.time._tag === "Stay" ? record.time.checkOutDate : null,
+                startsAt: record.start,
+                endsAt: record.end,
+                blocked: sql<string>`tstzrange(${record.blockedStart}::timestamptz, ${record.blockedEnd}::timestamptz)`,
+                nights: nullable(record.nights),
+                guestName: record.guest.name,
+                guestEmail: record.guest.email,
+                guestPhone: nullable(record.guest.phone),
+                companyCountry: record.company?.country ?? null,
+                companyOrganisationNumber: record.company?.organisationNumber ?? null,
+                companyName: record.company?.name ?? null,
+                message: nullable(record.message),
+                addOns: JSON.stringify(record.addOns),
+                price: JSON.stringify(record.price),
+                currency: record.price.currency,
+                totalNetMinorUnits: record.price.totalNetMinorUnits,
+                totalVatMinorUnits: record.price.totalVatMinorUnits,
+                totalGrossMinorUnits: record.price.totalGrossMinorUnits,
+                holdExpiresAt: record.holdExpiresAt,
+                approvedAt: null,
+                declinedAt: null,
+                declineReason: null,
+                expiredAt: null,
+                createdAt: record.createdAt,
+                updatedAt: record.updatedAt
+              })
+              .execute()
+          ),
+          "SqlError",
+          (error): Effect.Effect<never, SlotTaken | RequestIdRace> => {
+            if (error.isExclusionViolation(EXCLUSION)) {
+              return Effect.fail(new SlotTaken({ detail: "Another booking holds part of this time." }))
+            }
+            if (error.isUniqueViolation(REQUEST_ID_KEY)) return Effect.fail(new RequestIdRace())
+            return Effect.die(error)
+          }
+        ).pipe(Effect.asVoid),
+
+      /** Writes a decision or an expiry: status and its timestamps. */
+      updateStatus: (record: BookingRequestRecord) =>
+        Sql.query((db) =>
+          db
+            .updateTable("bookingRequests")
+            .set({
+              status: record.status,
+              approvedAt: nullable(record.approvedAt),
+              declinedAt: nullable(record.declinedAt),
+              declineReason: nullable(record.declineReason),
+              expiredAt: nullable(record.expiredAt),
+              updatedAt: record.updatedAt
+            })
+            .where("id", "=", record.id)
+            .execute()
+        ).pipe(Effect.asVoid)
+    }
+  }
+) {}

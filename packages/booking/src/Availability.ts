@@ -1,0 +1,141 @@
+/**
+ * A resource's free time (spec section 4.2, `GET /v1/booking/resources/{resourceId}/availability`;
+ * decisions.md section 7: "Availability returns free periods for a window (≤ 31 days)"), computed from the same
+ * facts as the rule check (`BookingCheck.ts`), so every start time offered here passes the check's time rules.
+ *
+ * @since 0.1.0
+ */
+import type { BookableResource } from "./Resource.js"
+import { type Interval, clip, subtract, within } from "./internal/intervals.js"
+import { earliestStart, horizonEnd, keptOutBy, openWithin } from "./internal/timeline.js"
+import { addDays, datesFromTo, instantsReading, localDateOf, minutesMs, startOfDate } from "./internal/zoned.js"
+
+/**
+ * Longest availability window: 31 days.
+ *
+ * @since 0.1.0
+ */
+export const MAX_AVAILABILITY_WINDOW_DAYS = 31
+
+/**
+ * A window of time, `from` up to `to` (instants).
+ *
+ * @since 0.1.0
+ */
+export interface TimeRange {
+  readonly from: Date
+  readonly to: Date
+}
+
+/**
+ * A free period, `start` up to `end` (instants).
+ *
+ * @since 0.1.0
+ */
+export interface FreePeriod {
+  readonly start: Date
+  readonly end: Date
+}
+
+/**
+ * What availability reads: the resource and the periods (without buffers) of its live bookings.
+ *
+ * @since 0.1.0
+ */
+export interface AvailabilityState {
+  readonly resource: BookableResource
+  readonly otherBookings: ReadonlyArray<{ readonly start: Date; readonly end: Date }>
+}
+
+/**
+ * Why a window is not valid, as a sentence for a `VALIDATION_FAILED` issue, or `undefined` when it is:
+ * `to` must be after `from`, and at most {@link MAX_AVAILABILITY_WINDOW_DAYS} days (of 24 hours) later.
+ *
+ * @since 0.1.0
+ */
+export const windowProblem = (window: TimeRange): string | undefined => {
+  const length = window.to.getTime() - window.from.getTime()
+  if (length <= 0) return "must be after from"
+  if (length > minutesMs(MAX_AVAILABILITY_WINDOW_DAYS * 24 * 60)) {
+    return `must be at most ${MAX_AVAILABILITY_WINDOW_DAYS} days after from`
+  }
+  return undefined
+}
+
+const toInterval = (period: { readonly start: Date; readonly end: Date }): Interval => ({
+  start: period.start.getTime(),
+  end: period.end.getTime()
+})
+
+// Open time in `range` that no other booking (with both bookings' buffers) keeps a new booking out of.
+const freeSpace = (state: AvailabilityState, range: Interval): Array<Interval> =>
+  subtract(
+    openWithin(state.resource, range),
+    state.otherBookings.map((other) => keptOutBy(state.resource, toInterval(other)))
+  )
+
+/**
+ * The free periods of `window`: open time (weekly hours less closures, in the resource's time zone) from no
+ * earlier than now + minimum notice up to the end of the horizon's last date, less the time other live bookings
+ * keep a new booking out of (their own time widened by buffer before + buffer after on each side). Periods are in
+ * time order, neither overlapping nor touching (open time that runs on across midnight is one period).
+ *
+ * A booking that passes the check's time rules lies in one free period, as long as it starts inside `window`
+ * and ends by its end.
+ *
+ * @since 0.1.0
+ */
+export const freePeriods = (state: AvailabilityState, window: TimeRange, now: Date): ReadonlyArray<FreePeriod> => {
+  const range = {
+    start: Math.max(window.from.getTime(), earliestStart(state.resource, now.getTime())),
+    end: Math.min(window.to.getTime(), horizonEnd(state.resource, now.getTime()))
+  }
+  return freeSpace(state, range).map((period) => ({ start: new Date(period.start), end: new Date(period.end) }))
+}
+
+/**
+ * Whether `durationMinutes` is a duration the resource sells: between its minimum and maximum and a multiple of
+ * its duration increment.
+ *
+ * @since 0.1.0
+ */
+export const isBookableDuration = (resource: BookableResource, durationMinutes: number): boolean =>
+  Number.isInteger(durationMinutes) &&
+  durationMinutes >= resource.minDurationMinutes &&
+  durationMinutes <= resource.maxDurationMinutes &&
+  durationMinutes % resource.durationIncrementMinutes === 0
+
+/**
+ * The start times in `window` (`from` ≤ start < `to`) at which a booking of `durationMinutes` passes every time
+ * rule of the check: not in the past, after the notice, within the horizon, on the local start-increment grid
+ * (a wall-clock time a DST gap skips has no start; one a fall-back repeats has two), inside opening hours from
+ * start to end, and clear of other bookings and their buffers. Empty for a duration the resource does not sell
+ * ({@link isBookableDuration}) and for a resource priced by the night. In time order.
+ *
+ * @since 0.1.0
+ */
+export const bookableStarts = (
+  state: AvailabilityState,
+  window: TimeRange,
+  durationMinutes: number,
+  now: Date
+): ReadonlyArray<Date> => {
+  const { resource } = state
+  if (resource.nightStays !== undefined || !isBookableDuration(resource, durationMinutes)) return []
+  const duration = minutesMs(durationMinutes)
+  const first = Math.max(window.from.getTime(), earliestStart(resource, now.getTime()), now.getTime())
+  const last = Math.min(window.to.getTime(), horizonEnd(resource, now.getTime()))
+  if (last <= first) return []
+  const space = freeSpace(state, { start: first, end: last + duration })
+  const starts: Array<number> = []
+  for (const date of datesFromTo(localDateOf(first, resource.timeZone), localDateOf(last, resource.timeZone))) {
+    const day = { start: startOfDate(date, resource.timeZone), end: startOfDate(addDays(date, 1), resource.timeZone) }
+    if (clip(space, day).length === 0) continue
+    for (let minute = 0; minute < 1440; minute += resource.startIncrementMinutes) {
+      for (const start of instantsReading(date, minute, resource.timeZone)) {
+        if (start >= first && start < last && within(space, { start, end: start + duration })) starts.push(start)
+      }
+    }
+  }
+  return starts.sort((a, b) => a - b).map((start) => new Date(start))
+}

@@ -1,0 +1,243 @@
+/**
+ * The booking group (spec 1 and 4.2, Booking; decisions 4 and 7): what a booking website needs to sell rooms, desks
+ * and parking — the resources the Application may sell, their free time and extras, company lookups, priced
+ * previews, booking requests (idempotent by `requestId`) and reading them back. Every operation needs the
+ * `booking` role.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Authentication.js"
+import {
+  AddOnProduct,
+  Availability,
+  BookableResource,
+  BookingPreview,
+  BookingRequest,
+  CompanyLookup,
+  RegistryCountry
+} from "./BookingRecords.js"
+import { AddOnProductId, BookableResourceId, BookingId } from "./Ids.js"
+import { JsonBody } from "./JsonBody.js"
+import { Page, PageParams } from "./Page.js"
+import { Conflict, NotFound } from "./Problem.js"
+import { BookingRole } from "./Roles.js"
+import { BoundedText, Currency, IsoDate } from "./Values.js"
+
+/**
+ * An instant as a client writes it: ISO 8601 with a date, a time and an offset (`Z` or `±HH:MM`), read as a
+ * `Date`; a date alone or a time without an offset is refused (it would name no instant).
+ */
+export const InstantInput = Schema.transform(
+  Schema.String.pipe(
+    Schema.pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/, {
+      message: () => "must be an ISO 8601 timestamp with an offset, e.g. 2026-03-24T10:00:00Z"
+    }),
+    Schema.filter((text) => !Number.isNaN(Date.parse(text)) || "must be a valid timestamp")
+  ),
+  Schema.DateFromSelf,
+  { strict: true, decode: (text) => new Date(text), encode: (date) => date.toISOString() }
+).annotations({ jsonSchema: { type: "string", format: "date-time" } })
+
+const Count = (min: number, max: number) =>
+  Schema.Int.pipe(Schema.between(min, max, { message: () => `must be an integer from ${min} to ${max}` }))
+
+/** `?from=&to=&durationMinutes=` of availability. */
+export const AvailabilityParams = Schema.Struct({
+  from: InstantInput.annotations({ description: "Start of the window (ISO 8601 with offset)." }),
+  to: InstantInput.annotations({ description: "End of the window; at most 31 days after `from`." }),
+  durationMinutes: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 44_640)).annotations({
+      description: "With it, the answer lists `startTimes` for a booking of this many minutes."
+    })
+  )
+})
+
+export const PeriodInput = Schema.Struct({
+  start: InstantInput,
+  end: InstantInput
+}).annotations({ identifier: "PeriodInput" })
+export type PeriodInput = typeof PeriodInput.Type
+
+export const StayInput = Schema.Struct({
+  checkInDate: IsoDate,
+  checkOutDate: IsoDate
+}).annotations({ identifier: "StayInput" })
+export type StayInput = typeof StayInput.Type
+
+export const SpecialPortionInput = Schema.Struct({
+  label: BoundedText(1, 100),
+  quantity: Count(1, 10_000)
+}).annotations({ identifier: "SpecialPortionInput" })
+export type SpecialPortionInput = typeof SpecialPortionInput.Type
+
+export const AddOnOrderInput = Schema.Struct({
+  addOnProductId: AddOnProductId,
+  quantity: Count(1, 10_000),
+  deliverAt: InstantInput,
+  specialPortions: Schema.optionalWith(Schema.Array(SpecialPortionInput).pipe(Schema.maxItems(20)), { default: () => [] })
+}).annotations({ identifier: "AddOnOrderInput" })
+export type AddOnOrderInput = typeof AddOnOrderInput.Type
+
+/** What is booked: exactly one of `period` (resources priced by time) and `stay` (priced by the night). */
+const draftFields = {
+  resourceId: BookableResourceId,
+  period: Schema.optional(PeriodInput),
+  stay: Schema.optional(StayInput),
+  addOns: Schema.optionalWith(Schema.Array(AddOnOrderInput).pipe(Schema.maxItems(100)), { default: () => [] }),
+  currency: Schema.optional(Currency).annotations({ description: "The currency the website expects to pay in." })
+}
+
+export class BookingPreviewRequest extends Schema.Class<BookingPreviewRequest>("BookingPreviewRequest")(draftFields) {}
+
+/** A simple e-mail address check (one `@`, a dot in the domain, no spaces), as booking forms do. */
+const Email = BoundedText(3, 254).pipe(
+  Schema.filter((text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || "must be an e-mail address")
+)
+
+export const GuestInput = Schema.Struct({
+  name: BoundedText(1, 200),
+  email: Email,
+  phone: Schema.optional(BoundedText(1, 40))
+}).annotations({ identifier: "GuestInput" })
+export type GuestInput = typeof GuestInput.Type
+
+export const GuestCompanyInput = Schema.Struct({
+  country: RegistryCountry,
+  organisationNumber: BoundedText(1, 32).annotations({ description: "Checked by its check digit." }),
+  name: BoundedText(1, 200)
+}).annotations({ identifier: "GuestCompanyInput" })
+export type GuestCompanyInput = typeof GuestCompanyInput.Type
+
+export class CreateBookingRequest extends Schema.Class<CreateBookingRequest>("CreateBookingRequest")({
+  requestId: BoundedText(1, 200).annotations({
+    description: "The caller's idempotency key: the same requestId with the same body gives the same booking request."
+  }),
+  ...draftFields,
+  guest: GuestInput,
+  company: Schema.optional(GuestCompanyInput),
+  message: Schema.optional(BoundedText(1, 2000))
+}) {}
+
+export class CompanyLookupRequest extends Schema.Class<CompanyLookupRequest>("CompanyLookupRequest")({
+  country: RegistryCountry,
+  organisationNumber: BoundedText(1, 32)
+}) {}
+
+export const BookableResourcePage = Page(BookableResource, "BookableResourcePage")
+export const AddOnProductPage = Page(AddOnProduct, "AddOnProductPage")
+
+const ResourcePath = Schema.Struct({ resourceId: BookableResourceId })
+
+const CHECK_CODES =
+  "`BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`, `BOOKING_NIGHT_PRICING_REQUIRES_DATE_INTERVAL`, " +
+  "`BOOKING_DATE_INTERVAL_EMPTY`, `BOOKING_IN_THE_PAST`, `BOOKING_NOTICE_TOO_SHORT`, `BOOKING_HORIZON_EXCEEDED`, " +
+  "`BOOKING_START_NOT_ON_INCREMENT`, `BOOKING_DURATION_TOO_SHORT`, `BOOKING_DURATION_TOO_LONG`, " +
+  "`BOOKING_DURATION_NOT_ON_INCREMENT`, `BOOKING_STAY_TOO_SHORT`, `BOOKING_STAY_TOO_LONG`, " +
+  "`BOOKING_OUTSIDE_OPEN_HOURS`, `BOOKING_BUFFER_CONFLICT`, `BOOKING_SLOT_TAKEN` (409), " +
+  "`BOOKING_ADD_ON_LINE_LIMIT_EXCEEDED`, `BOOKING_ADD_ON_NOT_OFFERED`, `BOOKING_ADD_ON_PRODUCT_RETIRED`, " +
+  "`BOOKING_ADD_ON_SPECIAL_PORTIONS_INVALID`, `BOOKING_ADD_ON_DELIVERY_OUTSIDE_BOOKING`, " +
+  "`BOOKING_ADD_ON_DELIVERY_OUTSIDE_AVAILABILITY`, `BOOKING_ADD_ON_ORDER_LEAD_TOO_SHORT`, " +
+  "`BOOKING_ADD_ON_CUTOFF_PASSED`, `BOOKING_PRICE_RULE_AMBIGUOUS`, `BOOKING_PRICE_RULE_NOT_APPLICABLE`, " +
+  "`BOOKING_RESOURCE_CURRENCY_MISMATCH`"
+
+export class BookingGroup extends HttpApiGroup.make("booking")
+  .add(
+    HttpApiEndpoint.get("listResources", "/v1/booking/resources")
+      .setUrlParams(PageParams)
+      .addSuccess(BookableResourcePage)
+      .annotate(OpenApi.Summary, "List the resources the Application may sell")
+      .annotate(
+        OpenApi.Description,
+        "Active resources an operator lets this Application sell, in the token's contexts, oldest first. Needs the " +
+          "`booking` role."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getResource", "/v1/booking/resources/:resourceId")
+      .setPath(ResourcePath)
+      .addSuccess(BookableResource)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a resource")
+      .annotate(OpenApi.Description, "404 when it does not exist or the Application may not sell it.")
+  )
+  .add(
+    HttpApiEndpoint.get("getAvailability", "/v1/booking/resources/:resourceId/availability")
+      .setPath(ResourcePath)
+      .setUrlParams(AvailabilityParams)
+      .addSuccess(Availability)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read a resource's free time")
+      .annotate(
+        OpenApi.Description,
+        "Free periods in `from`..`to` (at most 31 days): opening hours less closures, from now plus the minimum " +
+          "notice to the end of the horizon, less the time pending and approved bookings keep (with both buffers). " +
+          "With `durationMinutes`, also every start time (on the resource's local start grid) at which a booking of " +
+          "that length passes every time rule; none for a duration the resource does not sell. 400 " +
+          "`VALIDATION_FAILED` at `/to` for a window that does not end after `from` or exceeds 31 days."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAddOnProducts", "/v1/booking/resources/:resourceId/add-on-products")
+      .setPath(ResourcePath)
+      .setUrlParams(PageParams)
+      .addSuccess(AddOnProductPage)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "List the extras a resource sells")
+      .annotate(OpenApi.Description, "The add-on products the resource offers, retired ones included (marked `retired`).")
+  )
+  .add(
+    HttpApiEndpoint.post("lookUpCompany", "/v1/booking/company-lookups")
+      .setPayload(CompanyLookupRequest)
+      .addSuccess(CompanyLookup)
+      .annotate(OpenApi.Summary, "Look up a company by organisation number")
+      .annotate(
+        OpenApi.Description,
+        "Checks the number's check digit (SE Luhn, NO and FI mod 11, DK mod 11 weights) — a bad one is 400 " +
+          "`VALIDATION_FAILED` at `/organisationNumber` — then asks the organization's company registry (by " +
+          "default its own customer register). 400 `TENANT_COMPANY_REGISTRY_NOT_SUPPORTED` for a country the " +
+          "registry cannot answer; 400 `TENANT_COMPANY_REGISTRY_UNAVAILABLE` when a remote registry fails. Answers " +
+          "200 with `found` false for a valid number the registry does not know."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("previewBookingRequest", "/v1/booking/booking-requests/preview")
+      .setPayload(BookingPreviewRequest)
+      .addSuccess(BookingPreview)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Price a booking before requesting it")
+      .annotate(
+        OpenApi.Description,
+        "Runs exactly the checks a booking request runs, in the same order, and answers the first refusal's code or " +
+          `the priced breakdown. Exactly one of \`period\` and \`stay\`. Codes, in order: ${CHECK_CODES}. 404 when ` +
+          "the resource does not exist or the Application may not sell it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createBookingRequest", "/v1/booking/booking-requests")
+      .setPayload(CreateBookingRequest)
+      .addSuccess(BookingRequest, { status: 201 })
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Request a booking for a guest")
+      .annotate(
+        OpenApi.Description,
+        "Creates a `pending` booking request that holds its slot until an operator approves or declines it or the " +
+          "hold expires; 201 with the request. Idempotent by `requestId`: the same requestId with the same body " +
+          "answers 201 with the same request (no second booking), with another body 409 " +
+          "`BOOKING_REQUEST_ID_ALREADY_USED`. The company's organisation number must pass its check digit " +
+          `(\`VALIDATION_FAILED\`). Refusals are the preview's, in the same order: ${CHECK_CODES}. Of concurrent ` +
+          "requests for one slot exactly one holds it; the rest get 409 `BOOKING_SLOT_TAKEN`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getBookingRequest", "/v1/booking/booking-requests/:bookingId")
+      .setPath(Schema.Struct({ bookingId: BookingId }))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a booking request")
+      .annotate(OpenApi.Description, "404 when it does not exist or another Application made it.")
+  )
+  .middleware(JsonBody)
+  .middleware(BookingRole)
+  .middleware(Authentication) {}
