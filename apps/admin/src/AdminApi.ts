@@ -15,6 +15,7 @@ import { BadRequest, InternalServerError, NotFound, PayloadTooLarge } from "@pro
 import { ApplicationsGroup } from "./Applications.js"
 import { AuditLogGroup } from "./AuditLog.js"
 import { BillingGroup } from "./Billing.js"
+import { BookingGroup } from "./Booking.js"
 import { CustomersGroup } from "./Customers.js"
 import { OrganizationGroup } from "./Organization.js"
 import { SessionGroup, SignInGroup } from "./Session.js"
@@ -27,6 +28,7 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(ApplicationsGroup)
   .add(AuditLogGroup)
   .add(BillingGroup)
+  .add(BookingGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(PayloadTooLarge)

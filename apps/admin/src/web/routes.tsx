@@ -6,6 +6,7 @@ import type { ReactNode } from "react"
 import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/Applications.js"
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { BillingOverviewPage } from "./pages/BillingOverview.js"
+import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage } from "./pages/Billing.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
@@ -31,6 +32,10 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
   { pattern: "/billing/proposals", render: () => <ProposalsPage /> },
   { pattern: "/billing/send-queue", render: () => <SendQueuePage /> },
+  { pattern: "/booking/requests", render: () => <BookingRequestsPage /> },
+  { pattern: "/booking/resources", render: () => <ResourcesPage /> },
+  { pattern: "/booking/resources/:id", render: (p) => <ResourcePage id={p["id"]!} /> },
+  { pattern: "/booking/add-on-products", render: () => <AddOnProductsPage /> },
   { pattern: "/audit-log", render: () => <AuditLogPage /> }
 ]
 
@@ -56,6 +61,14 @@ export const navigation: ReadonlyArray<NavigationSection> = [
       ["/billing/invoices", "Invoices"],
       ["/billing/proposals", "Proposals"],
       ["/billing/send-queue", "Send queue"]
+    ]
+  },
+  {
+    title: "Booking",
+    links: [
+      ["/booking/requests", "Booking requests"],
+      ["/booking/resources", "Resources"],
+      ["/booking/add-on-products", "Add-on products"]
     ]
   },
   { title: "Integrations", links: [["/applications", "Applications"]] },

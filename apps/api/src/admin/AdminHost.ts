@@ -13,6 +13,7 @@ import { AdminApi } from "@propline/admin/AdminApi"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
+import { BookingOperatorService } from "../booking/BookingOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
 import { ApplicationHandlers } from "./ApplicationHandlers.js"
@@ -21,6 +22,8 @@ import { AuditLogHandlers } from "./AuditLogHandlers.js"
 import { AuditLogViews } from "./AuditLogViews.js"
 import { BillingHandlers } from "./BillingHandlers.js"
 import { BillingViews } from "./BillingViews.js"
+import { BookingHandlers } from "./BookingHandlers.js"
+import { BookingViews } from "./BookingViews.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
 import { CustomerViews } from "./CustomerViews.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
@@ -38,7 +41,8 @@ const AdminGroups = Layer.mergeAll(
   CustomerHandlers,
   ApplicationHandlers,
   AuditLogHandlers,
-  BillingHandlers
+  BillingHandlers,
+  BookingHandlers
 )
 
 /** The services the console's handlers call; a capability's operator service is added here. */
@@ -48,7 +52,9 @@ const AdminServices = Layer.mergeAll(
   CustomerViews.Default,
   ApplicationViews.Default,
   AuditLogViews.Default,
-  BillingViews.Default
+  BillingViews.Default,
+  BookingViews.Default,
+  BookingOperatorService.Default
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

@@ -10,13 +10,17 @@
 import * as Db from "@propline/db/Db"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEMO_IDS } from "../../src/demo/DemoIds.js"
 import { seedDemoData } from "../../src/demo/DemoData.js"
 import { type OperatorFixture, operator } from "../support/AdminClient.js"
+import { BookingOperatorService } from "../../src/booking/BookingOperatorService.js"
+import { at, bookingSetup, localDate } from "../support/BookingFixtures.js"
 import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
-import { start, type TestApp } from "../support/TestApp.js"
+import * as Fixtures from "../support/Fixtures.js"
+import { call, start, type TestApp, token } from "../support/TestApp.js"
 
 const executablePath = chromiumPath()
 
@@ -162,6 +166,9 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/billing/invoices", "Invoices"],
     ["/billing/proposals", "Invoice proposals"],
     ["/billing/send-queue", "Send queue"],
+    ["/booking/requests", "Booking requests"],
+    ["/booking/resources", "Resources"],
+    ["/booking/add-on-products", "Add-on products"],
     ["/audit-log", "Audit log"]
   ]
 
@@ -199,5 +206,40 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
     await page.goto(`${app.adminUrl}/organization`)
     await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).isVisible()).toBe(true)
+  })
+
+  it("approves a booking request waiting for approval, as an operator of the resource's organization", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Slussen Möten AB" }))
+    const seller = await app.run(Fixtures.application(org, { roles: ["booking"] }))
+    const fixture = await app.run(bookingSetup(org, [seller.id]).pipe(Effect.provide(BookingOperatorService.Default)))
+    const date = localDate("Europe/Stockholm", 21, 2)
+    const sellerToken = await token(app.authUrl, seller.clientId, seller.secret)
+    const requested = await call(`${app.apiUrl}/v1/booking/booking-requests`, {
+      token: sellerToken,
+      body: {
+        requestId: `browser-${randomUUID()}`,
+        guest: { name: "Astrid Lindqvist", email: "astrid@example.se" },
+        resourceId: fixture.room.id,
+        period: { start: at("Europe/Stockholm", date, "10:00"), end: at("Europe/Stockholm", date, "11:00") }
+      }
+    })
+    expect(requested.status).toBe(201)
+    me = await app.run(operator(org.organizationId))
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Booking requests" }).click()
+    await expect.poll(() => h1("Booking requests").isVisible()).toBe(true)
+    const card = page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).first()
+    await card.getByRole("button", { name: /^Approve/ }).click()
+    await expect.poll(() => page.getByText("No request waits for approval.").isVisible()).toBe(true)
+    await page.goto(`${app.adminUrl}/booking/requests?week=${date}`)
+    await expect
+      .poll(() => page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).locator(".status").textContent())
+      .toBe("approved")
+    await page.screenshot({ path: path.join(shots, "booking-calendar-1280.png"), fullPage: true })
+    const seen = await call(`${app.apiUrl}/v1/booking/booking-requests/${requested.body.id}`, { token: sellerToken })
+    expect(seen.body.status).toBe("approved")
   })
 })
