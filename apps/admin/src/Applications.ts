@@ -1,7 +1,9 @@
 /**
- * Applications (spec 5.2, decisions 2 and 3): clients holding client credentials, with roles and granted
+ * Applications (spec 5.2, 5.5, decisions 2 and 3): clients holding client credentials, with roles and granted
  * operational contexts (each includes its subtree), at most 2 active secrets. A secret is shown once, in the
- * answer that issues it; afterwards only its last four characters.
+ * answer that issues it; afterwards only its last four characters. Disabling an Application or revoking a secret
+ * stops new tokens at once. Refusals: APPLICATION_SECRET_LIMIT_REACHED, APPLICATION_SECRET_NOT_FOUND,
+ * INTEGRATIONS_ROLE_NOT_GRANTABLE, INTEGRATIONS_CONTEXT_LEVEL_MISMATCH (400).
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { NotFound } from "@propline/contract/Problem"
@@ -69,6 +71,14 @@ export class CreateApplicationRequest extends Schema.Class<CreateApplicationRequ
   }).annotations({ parseOptions: { errors: "all" } }) // every failing field at once, so a form can mark them all
 ) {}
 
+/** Replace the roles and contexts (`INTEGRATIONS_ROLE_NOT_GRANTABLE`, `INTEGRATIONS_CONTEXT_LEVEL_MISMATCH`). */
+export class ChangeGrantRequest extends Schema.Class<ChangeGrantRequest>("ChangeGrantRequest")(
+  Schema.Struct({
+    roles: CreateApplicationRequest.fields.roles,
+    contextIds: CreateApplicationRequest.fields.contextIds
+  }).annotations({ parseOptions: { errors: "all" } })
+) {}
+
 export const ApplicationPage = Page(ApplicationSummary, "ApplicationPage")
 
 const ApplicationPath = Schema.Struct({ applicationId: Schema.UUID })
@@ -99,6 +109,25 @@ export class ApplicationsGroup extends HttpApiGroup.make("applications")
   .add(
     HttpApiEndpoint.post("revokeSecret", "/api/applications/:applicationId/secrets/:secretId/revoke")
       .setPath(Schema.Struct({ applicationId: Schema.UUID, secretId: Schema.UUID }))
+      .addSuccess(ApplicationDetail)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("disable", "/api/applications/:applicationId/disable")
+      .setPath(ApplicationPath)
+      .addSuccess(ApplicationDetail)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("enable", "/api/applications/:applicationId/enable")
+      .setPath(ApplicationPath)
+      .addSuccess(ApplicationDetail)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.put("changeGrant", "/api/applications/:applicationId/grant")
+      .setPath(ApplicationPath)
+      .setPayload(ChangeGrantRequest)
       .addSuccess(ApplicationDetail)
       .addError(NotFound)
   )

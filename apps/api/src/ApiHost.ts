@@ -19,6 +19,9 @@ import { AuthenticationLive } from "./platform/Authentication.js"
 import { ProblemsMiddleware } from "./platform/Problems.js"
 import { JsonBodyLive, RolesLive } from "./platform/RequestAdmission.js"
 import { requestId } from "./platform/RequestId.js"
+import { SigningFileRoutes } from "./signing/SigningFileRoutes.js"
+import { SigningHandlers } from "./signing/SigningHandlers.js"
+import { SigningService } from "./signing/SigningService.js"
 
 const OpenApiJson = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
@@ -61,14 +64,17 @@ const bearerChallenge = HttpMiddleware.make((app) =>
  * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerifier.
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
-  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers]),
-  Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default]),
+  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers]),
+  Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default, SigningService.Default]),
   Layer.provide(CustomerRegisterLive),
   Layer.provide([AuthenticationLive, JsonBodyLive, RolesLive, ProblemsMiddleware])
 )
 
 /** Routes beside the API: the OpenAPI document and the reference page. */
 export const DocsLive = Layer.mergeAll(OpenApiJson, HttpApiScalar.layer({ path: "/docs" }))
+
+/** Routes beside the API authorized by a signed address, not a token: the signed-PDF upload and disk downloads. */
+export const FileRoutesLive = SigningFileRoutes.pipe(Layer.provide(SigningService.Default))
 
 /** Server middleware of the API host: X-Request-Id outermost, then the 401 challenge. */
 export const apiHostMiddleware = <E, R>(app: HttpApp.Default<E, R>) => requestId(bearerChallenge(app))

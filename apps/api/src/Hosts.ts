@@ -11,7 +11,7 @@ import { createServer } from "node:http"
 import * as path from "node:path"
 import { AdminHostLive } from "./admin/AdminHost.js"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
-import { ApiLive, apiHostMiddleware, DocsLive } from "./ApiHost.js"
+import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 
 /** The database layer for a configuration. */
@@ -28,6 +28,7 @@ const listen = (config: AppConfigShape, port: number) => NodeHttpServer.layer(cr
 export const ApiHostLive = (config: AppConfigShape) =>
   HttpApiBuilder.serve(apiHostMiddleware).pipe(
     Layer.provide(DocsLive),
+    Layer.provide(FileRoutesLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
     Layer.provide(listen(config, config.apiPort))

@@ -1,16 +1,23 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
- * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true), writes
- * DATA_DIR/demo-credentials.json and DATA_DIR/demo-operator.json, and serves the identity host (AUTH_PORT), the
- * API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
+ * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true) and its signing demo
+ * (once), writes DATA_DIR/demo-credentials.json (the demo Application), DATA_DIR/demo-connector.json (the demo
+ * connector's installation and private key) and DATA_DIR/demo-operator.json (the demo operator's sign-in), and
+ * serves the identity host (AUTH_PORT), the API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
+import { DEMO_IDS } from "./demo/DemoIds.js"
+import { demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
+import { ensureDemoSigning } from "./demo/signing/DemoSigning.js"
 import { ensureDemoOperator, printOperatorBanner } from "./demo/DemoOperator.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
+import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
+import { SigningOperatorService } from "./signing/SigningOperatorService.js"
+import { StorageLive } from "./storage/StorageConfig.js"
 
 const demo = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -28,12 +35,21 @@ const demo = Effect.gen(function* () {
     )
   )
   if (seed === undefined) return undefined
+  yield* ensureDemoSigning.pipe(
+    Effect.provide(Layer.merge(SigningOperatorService.Default, SigningAttemptRepository.Default))
+  )
   const credentials = yield* ensureDemoCredentials({
     dataDir: config.dataDir,
     authUrl: config.authUrl,
     baseUrl: config.baseUrl,
-    seed,
-    now
+    seed
+  })
+  const connector = yield* ensureDemoConnector({
+    dataDir: config.dataDir,
+    authUrl: config.authUrl,
+    baseUrl: config.baseUrl,
+    organizationId: seed.organizationId,
+    rootContextId: DEMO_IDS.rootContext
   })
   const operator = yield* ensureDemoOperator({
     dataDir: config.dataDir,
@@ -41,7 +57,7 @@ const demo = Effect.gen(function* () {
     organizationId: seed.organizationId,
     now
   })
-  return { credentials, operator }
+  return { credentials, connector, operator }
 })
 
 const program = Effect.gen(function* () {
@@ -49,13 +65,18 @@ const program = Effect.gen(function* () {
   const seeded = yield* demo
   yield* Layer.build(HostsLive)
   if (seeded !== undefined) {
-    const banner = printDemoBanner(seeded.credentials) + (config.runAdmin ? printOperatorBanner(seeded.operator) : "")
+    const banner = [
+      printDemoBanner(seeded.credentials),
+      demoConnectorBanner(seeded.connector),
+      config.runAdmin ? printOperatorBanner(seeded.operator) : ""
+    ].join("\n")
     yield* Effect.sync(() => console.log(banner))
   }
   return yield* Effect.never
 }).pipe(Effect.scoped)
 
 program.pipe(
+  Effect.provide(StorageLive),
   Effect.provide(DatabaseLive),
   Effect.provide(AppConfig.fromEnv),
   NodeRuntime.runMain

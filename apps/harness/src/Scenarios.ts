@@ -15,7 +15,14 @@ import type { Scenario } from "./Harness.js"
 import { commonScenarios } from "./scenarios/common.js"
 import { bookingScenarios } from "./scenarios/booking.js"
 import { erpScenarios } from "./scenarios/erp.js"
+import { esignScenarios } from "./scenarios/esign.js"
 import { identityScenarios } from "./scenarios/identity.js"
 
 /** Every scenario, in the order they run (later ones use what earlier ones did). */
-export const scenarios: ReadonlyArray<Scenario> = [...identityScenarios, ...commonScenarios, ...erpScenarios, ...bookingScenarios]
+export const scenarios: ReadonlyArray<Scenario> = [
+  ...identityScenarios,
+  ...commonScenarios,
+  ...erpScenarios,
+  ...bookingScenarios,
+  ...esignScenarios
+]

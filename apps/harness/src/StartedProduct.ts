@@ -28,15 +28,27 @@ export interface StartedProduct {
   readonly credentials: Credentials
   /** DATA_DIR of the started product. */
   readonly dataDir: string
+  /**
+   * Where this process listens (127.0.0.1 and its own ports); the same as the credentials' public addresses unless
+   * `env` gave others (several instances behind one public address).
+   */
+  readonly listening: { readonly authUrl: string; readonly apiUrl: string }
   /** Stops the product (SIGTERM, awaited) and removes its data directory. */
   readonly stop: () => Promise<void>
 }
 
 /**
  * Starts the product; fails after `timeoutMs` (default 240 s: a first PGlite start on a busy 2-core machine is slow)
- * with the product's output in the message.
+ * with the product's output in the message. `env` overrides the environment given to the process (e.g. `AUTH_URL`
+ * and `BASE_URL` shared by several instances).
  */
-export const startProduct = async (options: { readonly databaseUrl?: string; readonly timeoutMs?: number } = {}) => {
+export const startProduct = async (
+  options: {
+    readonly databaseUrl?: string
+    readonly timeoutMs?: number
+    readonly env?: Readonly<Record<string, string>>
+  } = {}
+) => {
   const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
   const dataDir = path.join(root, ".data")
   const apiPort = await freePort()
@@ -53,7 +65,8 @@ export const startProduct = async (options: { readonly databaseUrl?: string; rea
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DEMO_DATA: "true",
-    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...options.env
   }
   const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", main], {
     env,
@@ -82,5 +95,6 @@ export const startProduct = async (options: { readonly databaseUrl?: string; rea
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   const credentials = parseCredentials(JSON.parse(readFileSync(file, "utf8")))
-  return { credentials, dataDir, stop } satisfies StartedProduct
+  const listening = { authUrl: `http://127.0.0.1:${authPort}`, apiUrl: `http://127.0.0.1:${apiPort}` }
+  return { credentials, dataDir, listening, stop } satisfies StartedProduct
 }

@@ -8,7 +8,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { Authentication, Principal } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
-import { BillingRole, BookingRole } from "@propline/contract/Roles"
+import { BillingRole, BookingRole, SigningRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { Effect, Layer, Redacted, TestClock } from "effect"
 import * as IntegrationClient from "../src/IntegrationClient.js"
@@ -78,6 +78,34 @@ const BookingTest = HttpApiBuilder.group(IntegrationApi, "booking", (handlers) =
     .handle("getBookingRequest", missing)
 })
 
+const attemptId = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+const attemptJson = {
+  id: attemptId,
+  organizationId,
+  operationalContextId: organizationId,
+  contractId: organizationId,
+  status: "started" as const,
+  title: "Contract K-1",
+  parties: [],
+  providerDocumentId: "scrive-1",
+  queuedAt: new Date("2026-11-01T08:00:00.000Z"),
+  startedAt: new Date("2026-11-01T09:00:00.000Z"),
+  updatedAt: new Date("2026-11-01T09:00:00.000Z")
+}
+
+const SigningTest = HttpApiBuilder.group(IntegrationApi, "crm", (handlers) =>
+  handlers
+    .handle("getSigningQueue", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("getWithdrawalQueue", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("started", () => Effect.succeed(attemptJson as never))
+    .handle("signedDocumentUpload", () => Effect.fail(problem.notFound("no such attempt")))
+    .handle("signed", () => Effect.fail(problem.badRequest("CRM_SIGNED_DOCUMENT_REJECTED", "no stored PDF")))
+    .handle("declined", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+    .handle("expired", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+    .handle("withdrawn", () => Effect.fail(problem.badRequest("CRM_AGREEMENT_TRANSITION_INVALID", "not asked")))
+    .handle("failed", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
+)
+
 const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
 )
@@ -85,11 +113,12 @@ const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts",
 const server = HttpApiBuilder.toWebHandler(
   Layer.mergeAll(
     HttpApiBuilder.api(IntegrationApi).pipe(
-      Layer.provide([BillingTest, BookingTest, ContextsTest]),
+      Layer.provide([BillingTest, BookingTest, SigningTest, ContextsTest]),
       Layer.provide([
         AuthenticationTest,
         Layer.succeed(BillingRole, Effect.void),
         Layer.succeed(BookingRole, Effect.void),
+        Layer.succeed(SigningRole, Effect.void),
         Layer.succeed(JsonBody, Effect.void)
       ])
     ),
@@ -107,6 +136,20 @@ const client = (accessToken: string) =>
   )
 
 describe("IntegrationClient", () => {
+  it.effect("reports a signing outcome and decodes the SigningAttempt; a refusal keeps its CRM code", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const attempt = yield* api.crm.started({
+        path: { attemptId: attemptId as never },
+        payload: { providerDocumentId: "scrive-1" }
+      })
+      expect(attempt.status).toBe("started")
+      expect(attempt.startedAt).toBeInstanceOf(Date)
+      const error = yield* Effect.flip(api.crm.signed({ path: { attemptId: attemptId as never }, payload: { uploadId: attemptId } }))
+      expect(error).toMatchObject({ status: 400, code: "CRM_SIGNED_DOCUMENT_REJECTED" })
+    })
+  )
+
   it.effect("decodes a page into the contract's classes and sends the bearer token", () =>
     Effect.gen(function* () {
       const api = yield* client("good-token")

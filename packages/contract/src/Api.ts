@@ -7,12 +7,16 @@ import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
+import { SigningGroup } from "./Signing.js"
 import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
 
 const description = `
 ERP systems, e-signing services and booking websites connect to one organization through this API. Every request
-carries \`Authorization: Bearer <token>\` from the identity host's \`POST {auth_url}/oauth/token\`
-(client_credentials, RFC 6749 section 4.4; tokens are RFC 9068 JWTs that live 600 seconds).
+carries \`Authorization: Bearer <token>\` from the identity host's \`POST {auth_url}/oauth/token\`: an Application
+uses client_credentials (RFC 6749 section 4.4), an installed connector the installation-token grant with a client
+assertion it signs ES256 (RFC 7523: \`iss\` = \`sub\` = the app id, \`aud\` the token endpoint, at most 300 s of life, a
+\`jti\` that works once). Tokens are RFC 9068 JWTs that live 600 seconds and carry the client's roles and contexts;
+more than 60 token requests per client in any 60 seconds are 429 \`slow_down\` with an exact \`Retry-After\`.
 
 Conventions (where the specification says "not shown", these are this service's choices):
 - Errors are problem details (RFC 9457), \`application/problem+json\`: \`type\` about:blank, \`title\`, \`status\`,
@@ -28,8 +32,9 @@ Conventions (where the specification says "not shown", these are this service's 
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
   \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
   token's contexts.
-- Reports that move a record to another state (pass, reject, report-failed) answer 201 with the record and are
-  refused with 400 and the status code when repeated.
+- Reports that move a record to another state (pass, reject, report-failed, the signing outcomes) answer 201 with
+  the record and are refused with 400 and the status code when repeated. Every POST takes a JSON body (\`{}\` when
+  an operation needs no fields).
 - Lists and queues take \`limit\` (decimal digits, 1 to 100, default 50) and an opaque \`cursor\`, and answer
   \`{ "items": [...], "nextCursor": string | null }\`. Queues are oldest first; an item leaves when its outcome
   is reported.
@@ -40,6 +45,7 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(OperationalContextsGroup)
   .add(BillingGroup)
   .add(BookingGroup)
+  .add(SigningGroup)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

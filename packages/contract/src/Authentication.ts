@@ -12,9 +12,9 @@ export type Role = "billing" | "signing" | "booking" | "integrations"
 
 /** Who is calling: decoded from a verified access token (RFC 9068 claims plus organization, roles, contexts). */
 export interface PrincipalShape {
-  /** The OAuth client_id of the Application. */
+  /** The token's `client_id`: the Application's client_id, or the connector's app id for an installation token. */
   readonly clientId: string
-  /** The token's `sub`: the Application's id. */
+  /** The token's `sub`: the Application's id, or the installation's id for an installation token. */
   readonly subject: string
   readonly organizationId: string
   readonly roles: ReadonlyArray<Role>

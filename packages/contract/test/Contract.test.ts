@@ -34,13 +34,22 @@ describe("openApiDocument", () => {
       "GET /v1/booking/resources/{resourceId}",
       "GET /v1/booking/resources/{resourceId}/add-on-products",
       "GET /v1/booking/resources/{resourceId}/availability",
+      "GET /v1/crm/signing-queue",
+      "GET /v1/crm/withdrawal-queue",
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
       "POST /v1/billing/invoices/{invoiceId}/report-failed",
       "POST /v1/booking/booking-requests",
       "POST /v1/booking/booking-requests/preview",
-      "POST /v1/booking/company-lookups"
+      "POST /v1/booking/company-lookups",
+      "POST /v1/crm/signing-attempts/{attemptId}/declined",
+      "POST /v1/crm/signing-attempts/{attemptId}/expired",
+      "POST /v1/crm/signing-attempts/{attemptId}/failed",
+      "POST /v1/crm/signing-attempts/{attemptId}/signed",
+      "POST /v1/crm/signing-attempts/{attemptId}/signed-document-upload",
+      "POST /v1/crm/signing-attempts/{attemptId}/started",
+      "POST /v1/crm/signing-attempts/{attemptId}/withdrawn"
     ])
     for (const { operation } of operations) {
       expect(operation.security).toEqual([{ bearer: [] }])
@@ -52,6 +61,11 @@ describe("openApiDocument", () => {
     expect(document.paths["/v1/billing/invoice-proposals/{proposalId}/pass"]?.["post"]?.responses["201"]).toBeDefined()
     expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["409"]).toBeDefined()
     expect(document.paths["/v1/booking/booking-requests"]?.["post"]?.responses["201"]).toBeDefined()
+    for (const outcome of ["started", "signed-document-upload", "signed", "declined", "expired", "withdrawn", "failed"]) {
+      const operation = document.paths[`/v1/crm/signing-attempts/{attemptId}/${outcome}`]?.["post"]
+      expect(operation?.responses["201"]).toBeDefined()
+      expect(operation?.responses["404"]).toBeDefined()
+    }
   })
 
   it("leaves out the platform's generic decode error", () => {

@@ -24,11 +24,24 @@ import type {
   ApplicationContextTable,
   ApplicationSecretTable,
   ApplicationTable,
+  ConnectorAppKeyTable,
+  ConnectorAppTable,
+  ConsumedAssertionTable,
+  InstallationContextTable,
+  InstallationTable,
   SigningKeyTable,
-  TokenRateWindowTable
+  TokenRateLimitTable
 } from "./schema/Identity.js"
 import type { OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
+import type {
+  SignedDocumentUploadTable,
+  SigningAttemptTable,
+  SigningDocumentTable,
+  SigningPartyTable,
+  SigningSignerTable,
+  UrlSigningKeyTable
+} from "./schema/Signing.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
@@ -37,6 +50,7 @@ export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
 export type * from "./schema/Operators.js"
 export type * from "./schema/Organizations.js"
+export type * from "./schema/Signing.js"
 
 export interface Database {
   organizations: OrganizationTable
@@ -55,7 +69,12 @@ export interface Database {
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable
   signingKeys: SigningKeyTable
-  tokenRateWindows: TokenRateWindowTable
+  tokenRateLimits: TokenRateLimitTable
+  connectorApps: ConnectorAppTable
+  connectorAppKeys: ConnectorAppKeyTable
+  installations: InstallationTable
+  installationContexts: InstallationContextTable
+  consumedAssertions: ConsumedAssertionTable
   bookingResources: BookingResourceTable
   bookingPriceRules: BookingPriceRuleTable
   bookingAddOnProducts: BookingAddOnProductTable
@@ -67,4 +86,10 @@ export interface Database {
   operators: OperatorTable
   operatorSessions: OperatorSessionTable
   operatorSignInThrottle: OperatorSignInThrottleTable
+  signingDocuments: SigningDocumentTable
+  signingAttempts: SigningAttemptTable
+  signingParties: SigningPartyTable
+  signingSigners: SigningSignerTable
+  signedDocumentUploads: SignedDocumentUploadTable
+  urlSigningKeys: UrlSigningKeyTable
 }

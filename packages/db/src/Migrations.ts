@@ -4,11 +4,15 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely"
 import * as initial from "./migrations/20261122_0001_initial.js"
+import * as identityInstallations from "./migrations/20261123_0200_identity_installations.js"
+import * as signing from "./migrations/20261123_0300_signing.js"
 import * as booking from "./migrations/20261123_0400_booking.js"
 import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
 
 const migrations: Record<string, Migration> = {
   "20261122_0001_initial": initial,
+  "20261123_0200_identity_installations": identityInstallations,
+  "20261123_0300_signing": signing,
   "20261123_0400_booking": booking,
   "20261123_0500_admin_operators": adminOperators
 }

@@ -37,8 +37,9 @@ export type Role = typeof Role.Type
 
 /**
  * The JWT payload of an access token. RFC 9068 2.2: `iss` (the identity host), `sub` (the Application's id (UUID),
- * or the installation for a connector), `aud` (the API host), `exp` and `iat` (NumericDate: whole seconds since the
- * epoch), `jti`, `client_id`. Ours: `org`, the organization's id (UUID); `roles`; `ctx`, the ids of the operational
+ * or the installation for a connector), `aud` (the API host; {@link buildClaims} writes one string, a verifier also
+ * takes an array of strings, RFC 7519 4.1.3), `exp` and `iat` (NumericDate: whole seconds since the epoch), `jti`,
+ * `client_id`. Ours: `org`, the organization's id (UUID); `roles`; `ctx`, the ids (UUIDs) of the operational
  * contexts granted (each includes its subtree; decisions 2).
  *
  * @since 0.1.0
@@ -46,14 +47,14 @@ export type Role = typeof Role.Type
 export const AccessTokenClaims = Schema.Struct({
   iss: Schema.NonEmptyString,
   sub: Schema.NonEmptyString,
-  aud: Schema.NonEmptyString,
+  aud: Schema.Union(Schema.NonEmptyString, Schema.Array(Schema.String)),
   exp: Schema.NonNegativeInt,
   iat: Schema.NonNegativeInt,
   jti: Schema.NonEmptyString,
   client_id: Schema.NonEmptyString,
   org: Schema.UUID,
   roles: Schema.Array(Role),
-  ctx: Schema.Array(Schema.NonEmptyString)
+  ctx: Schema.Array(Schema.UUID)
 })
 
 /**
@@ -83,7 +84,7 @@ export interface BuildClaimsInput {
  *
  * @since 0.1.0
  */
-export const buildClaims = (input: BuildClaimsInput): AccessTokenClaims => {
+export const buildClaims = (input: BuildClaimsInput): AccessTokenClaims & { readonly aud: string } => {
   const iat = Math.floor(input.now.getTime() / 1000)
   return {
     iss: input.issuer,
@@ -101,13 +102,16 @@ export const buildClaims = (input: BuildClaimsInput): AccessTokenClaims => {
 
 /**
  * Why the API host refuses a token whose signature verified (the API answers 401; spec 5 and 7.1):
- * `malformed` (the payload is not {@link AccessTokenClaims}), `wrong_issuer`, `wrong_audience`, `expired`,
- * `not_yet_valid` (`iat` later than now).
+ * `malformed` (the payload is not {@link AccessTokenClaims}: a missing claim, one of the wrong JSON type, an `org`
+ * or a `ctx` entry that is not a UUID, an unknown role), `wrong_issuer`, `wrong_audience`, `lifetime` (`exp` not
+ * after `iat`, or more than {@link ACCESS_TOKEN_TTL_SECONDS} after it: no token this service issues lives longer,
+ * so such a token was not made by {@link buildClaims} whatever key signed it), `expired`, `not_yet_valid` (`iat`
+ * later than now).
  *
  * @since 0.1.0
  */
 export class AccessTokenRejected extends Data.TaggedError("AccessTokenRejected")<{
-  readonly reason: "malformed" | "wrong_issuer" | "wrong_audience" | "expired" | "not_yet_valid"
+  readonly reason: "malformed" | "wrong_issuer" | "wrong_audience" | "lifetime" | "expired" | "not_yet_valid"
 }> {}
 
 /**
@@ -124,7 +128,8 @@ export interface JudgeClaimsOptions {
 
 /**
  * Judges a verified token's payload, in this order: shape (`malformed`), `iss` equals `issuer`
- * (`wrong_issuer`), `aud` equals `audience` (`wrong_audience`), now is before `exp + leeway` (`expired`; RFC 7519
+ * (`wrong_issuer`), `aud` equals `audience` or is an array that contains it (`wrong_audience`; RFC 7519 4.1.3),
+ * `iat < exp ≤ iat + 600` (`lifetime`; spec 5.1 and 8), now is before `exp + leeway` (`expired`; RFC 7519
  * 4.1.4), `iat` is not after `now + leeway` (`not_yet_valid`).
  *
  * @since 0.1.0
@@ -139,7 +144,10 @@ export const judgeClaims = (
   const leewayMs = (options.leewaySeconds ?? 0) * 1000
   const now = options.now.getTime()
   if (valid.iss !== options.issuer) return reject("wrong_issuer")
-  if (valid.aud !== options.audience) return reject("wrong_audience")
+  if (!(valid.aud === options.audience || (Array.isArray(valid.aud) && valid.aud.includes(options.audience)))) {
+    return reject("wrong_audience")
+  }
+  if (!(valid.iat < valid.exp && valid.exp - valid.iat <= ACCESS_TOKEN_TTL_SECONDS)) return reject("lifetime")
   if (now >= valid.exp * 1000 + leewayMs) return reject("expired")
   if (valid.iat * 1000 > now + leewayMs) return reject("not_yet_valid")
   return Either.right(valid)

@@ -2,16 +2,17 @@
  * The token endpoint's rate limit: more than 60 token requests for one client in 60 seconds is `slow_down` (429)
  * with `Retry-After` (spec 7.2 and 8; decisions 3).
  *
- * The HTTP layer counts a client's authenticated requests in the shared database in one-second buckets: one row per
- * client and second, keyed by the second's start ({@link bucketStart}, aligned to the Unix epoch so every instance
- * keys a second alike) and holding the number of requests in that second. The window is the
- * {@link TOKEN_RATE_WINDOW_SECONDS} whole seconds ending with the current one: the buckets that start after
- * {@link windowEdge}. {@link judgeRequestRate} sums them and, when the sum is over {@link TOKEN_RATE_LIMIT}, works
- * out from the buckets how long the client must wait.
+ * An exact sliding window, to the millisecond: the HTTP layer keeps, per client in the shared database, the arrival
+ * times of the client's admitted requests of the last {@link TOKEN_RATE_WINDOW_SECONDS} seconds (a sliding log).
+ * A request arriving at `now` is admitted when fewer than {@link TOKEN_RATE_LIMIT} admitted requests arrived after
+ * {@link windowEdge} (`now − 60 s`, exclusive), and its arrival is then recorded; otherwise it is refused and
+ * recorded nowhere. So no 60-second span, wherever it starts, ever holds more than 60 admitted requests of one
+ * client, and a refused request does not push the client's wait further: the `Retry-After` a refusal gives is
+ * exact whatever the client sends meanwhile.
  *
- * Accuracy: to the second. The limit is exact on the per-second counts (no estimate, no weighting), and a request
- * counts against its client from its arrival until the start of the 60th second after the second it arrived in,
- * that is for between 59 and 60 seconds.
+ * {@link judgeRequestRate} is the rule; the database statement applies the same rule atomically (one row per
+ * client, locked by the upsert, so concurrent requests of one client on any instance are judged one after the
+ * other) and this function gives the refusal its `Retry-After`.
  *
  * @since 0.1.0
  */
@@ -34,59 +35,36 @@ export const TOKEN_RATE_WINDOW_SECONDS = 60
 const SECOND_MS = 1000
 
 /**
- * The start of the one-second bucket holding `now`: `now` rounded down to the whole second of the Unix epoch, so
- * every instance keys the same second alike.
+ * The exclusive lower bound of the window ending at `now`: `now` minus `windowSeconds` seconds, to the millisecond.
+ * An admission at or before it has left the window and may be forgotten.
  *
- * @since 0.1.0
- */
-export const bucketStart = (now: Date): Date => new Date(Math.floor(now.getTime() / SECOND_MS) * SECOND_MS)
-
-/**
- * The exclusive lower bound of the window holding `now`: `bucketStart(now)` minus `windowSeconds` seconds. The
- * buckets that start strictly after it, the current second's included, are the `windowSeconds` whole seconds ending
- * with the current one; a bucket starting at or before it has left the window and may be deleted.
- *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const windowEdge = (now: Date, windowSeconds: number): Date =>
-  new Date(bucketStart(now).getTime() - windowSeconds * SECOND_MS)
+  new Date(now.getTime() - windowSeconds * SECOND_MS)
 
 /**
- * One second's count of a client's requests: `start` is the bucket's {@link bucketStart}, `count` the requests in
- * that second.
+ * What one request is judged on.
  *
- * @since 0.1.0
- */
-export interface RateBucket {
-  readonly start: Date
-  readonly count: number
-}
-
-/**
- * The counts behind one verdict.
- *
- * - `limit`: requests allowed per window, a positive integer ({@link TOKEN_RATE_LIMIT}).
+ * - `limit`: admitted requests allowed per window, a positive integer ({@link TOKEN_RATE_LIMIT}).
  * - `windowSeconds`: the window's length in seconds, a positive integer ({@link TOKEN_RATE_WINDOW_SECONDS}).
  * - `now`: the request's arrival.
- * - `currentCount`: the client's requests in the bucket of `now` (`bucketStart(now)`) including this one, as the
- *   atomic increment of that bucket returned it.
- * - `otherBuckets`: the client's other buckets. Those at or before `windowEdge(now, windowSeconds)` are ignored,
- *   so a caller may pass more than the window; the current second's must not be among them (it is
- *   `currentCount`). A bucket after the current second (written by an instance whose clock is ahead) counts, and
- *   leaves the window `windowSeconds` after its own start.
+ * - `admittedAt`: the arrivals of the client's earlier admitted requests, in any order. Those at or before
+ *   `windowEdge(now, windowSeconds)` are ignored, so a caller may pass more than the window. An arrival after
+ *   `now` (recorded by an instance whose clock is ahead) counts, and leaves the window `windowSeconds` after
+ *   itself.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RateLimitInput {
   readonly limit: number
   readonly windowSeconds: number
   readonly now: Date
-  readonly currentCount: number
-  readonly otherBuckets: ReadonlyArray<RateBucket>
+  readonly admittedAt: ReadonlyArray<Date>
 }
 
 /**
- * Allowed, or refused with the whole number of seconds (at least 1) to send as `Retry-After`.
+ * Admitted, or refused with the whole number of seconds (at least 1) to send as `Retry-After`.
  *
  * @since 0.1.0
  */
@@ -95,52 +73,27 @@ export type RateLimitVerdict =
   | { readonly allowed: false; readonly retryAfterSeconds: number }
 
 /**
- * The verdict on one request (spec 7.2 and 8): allowed when the client's requests in the window, this one included
- * (`currentCount` plus the `otherBuckets` after `windowEdge(now, windowSeconds)`), are at most `limit`; refused
- * when they are more.
+ * The verdict on one request (spec 7.2 and 8): admitted when fewer than `limit` of `admittedAt` are after
+ * `windowEdge(now, windowSeconds)`; refused otherwise.
  *
- * When refused, `retryAfterSeconds` is the smallest whole number of seconds s ≥ 1 such that the client's next
- * request, sent s seconds after `now` (or later) with no other request of the client in between, is allowed. It is
- * exact, computed from the buckets: a request s whole seconds after `now` falls in the bucket s seconds after the
- * current one, where each bucket that started at or before s seconds after `windowEdge(now, windowSeconds)` has
- * left the window; s is the first second at which enough requests have left for the window to hold the retry.
- *
- * The refused request itself counts: the HTTP layer increments the current bucket and then judges, in one atomic
- * statement, and does not take the increment back. So a client that keeps sending while refused stays refused
- * (every refused request pushes its own Retry-After further), and when all of the client's 61 requests fall in
- * one second the 61st waits the whole window, {@link TOKEN_RATE_WINDOW_SECONDS} seconds. Were refused requests not
- * recorded, the value would still be enough, never too short.
+ * When refused, `retryAfterSeconds` is the smallest whole number of seconds s ≥ 1 such that a request sent s
+ * seconds after `now` (or later) is admitted, whatever the client sent in between (refused requests are not
+ * recorded): with the window's admissions in order, the one that must leave for a place to free up is the
+ * `limit`-th newest, at `t`; a request at `now + s` no longer counts it once `t ≤ now + s − windowSeconds`, so
+ * s = ⌈(t + windowSeconds − now) / 1 s⌉, at least 1. With 60 admissions in one millisecond, the 61st request waits
+ * the whole 60 s; 1 ms before the oldest admission is 60 s old, it waits 1 s.
  *
  * @since 0.1.0
  */
 export const judgeRequestRate = (input: RateLimitInput): RateLimitVerdict => {
-  const currentMs = bucketStart(input.now).getTime()
-  const windowMs = input.windowSeconds * SECOND_MS
-  // Each bucket in the window as [whole seconds after now from which it is out of the window, its count]. A retry
-  // s seconds after now falls in the second currentMs + s × 1000, whose window holds the buckets starting after
-  // currentMs + s × 1000 − windowMs: a bucket starting at startMs is out once s ≥ (startMs − currentMs + windowMs)
-  // / 1000. For the current second that is exactly windowSeconds.
-  const buckets: Array<readonly [number, number]> = [[input.windowSeconds, input.currentCount]]
-  for (const bucket of input.otherBuckets) {
-    const startMs = bucket.start.getTime()
-    if (startMs > currentMs - windowMs) {
-      buckets.push([Math.ceil((startMs - currentMs + windowMs) / SECOND_MS), bucket.count])
-    }
-  }
-  const total = buckets.reduce((sum, [, count]) => sum + count, 0)
-  if (total <= input.limit) return { allowed: true }
-
-  // The retry is allowed once 1 + total − (counts that left) ≤ limit. Counts leave in order of their second.
-  const mustLeave = total + 1 - input.limit
-  buckets.sort(([a], [b]) => a - b)
-  let left = 0
-  let seconds = input.windowSeconds
-  for (const [outAfter, count] of buckets) {
-    left += count
-    seconds = outAfter
-    if (left >= mustLeave) break
-  }
-  // With limit ≥ 1 the loop always breaks (every count leaving is at least mustLeave); outAfter is at least 1
-  // because only buckets after the window's edge are kept.
-  return { allowed: false, retryAfterSeconds: Math.max(1, seconds) }
+  const edgeMs = windowEdge(input.now, input.windowSeconds).getTime()
+  const inWindow = input.admittedAt
+    .map((at) => at.getTime())
+    .filter((ms) => ms > edgeMs)
+    .sort((a, b) => b - a)
+  if (inWindow.length < input.limit) return { allowed: true }
+  // Newest first: index limit − 1 is the admission whose leaving brings the window below the limit.
+  const mustLeave = inWindow[input.limit - 1] as number
+  const waitMs = mustLeave + input.windowSeconds * SECOND_MS - input.now.getTime()
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / SECOND_MS)) }
 }

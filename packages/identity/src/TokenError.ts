@@ -23,9 +23,10 @@ export type ClientAuthenticationMethod = "client_secret_basic" | "client_secret_
  * same for every `invalid_client` (spec 7.2: "the response does not say which check failed"; decisions 3).
  *
  * Decided here: `credentials_missing`, `credentials_incomplete`, `credentials_malformed`, `method_unsupported`,
- * and the `assertion_*` claim checks of `ClientAssertion`. Decided by the HTTP layer: `credentials_rejected` (unknown
- * client, wrong, revoked or expired secret, disabled Application), `assertion_signature` (unknown app or `kid`, bad
- * signature, not ES256) and `assertion_replayed` (the `jti` was consumed before).
+ * and the `assertion_*` header and claim checks of `ClientAssertion`. Decided by the HTTP layer:
+ * `credentials_rejected` (unknown client, wrong, revoked or expired secret, disabled Application),
+ * `assertion_signature` (not a compact JWS, unknown app, no active key with the `kid`, bad signature) and
+ * `assertion_replayed` (the `jti` was consumed before).
  *
  * @since 0.1.0
  */
@@ -35,6 +36,7 @@ export type InvalidClientReason =
   | "credentials_malformed"
   | "method_unsupported"
   | "credentials_rejected"
+  | "assertion_header"
   | "assertion_malformed"
   | "assertion_subject_mismatch"
   | "assertion_client_mismatch"

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import type { AssertionClaimsOptions } from "../src/ClientAssertion.js"
-import { ASSERTION_LEEWAY_SECONDS, ASSERTION_MAX_LIFETIME_SECONDS, judgeAssertionClaims } from "../src/ClientAssertion.js"
+import {
+  ASSERTION_LEEWAY_SECONDS,
+  ASSERTION_MAX_LIFETIME_SECONDS,
+  judgeAssertionClaims,
+  judgeAssertionHeader
+} from "../src/ClientAssertion.js"
 import { INVALID_CLIENT_DESCRIPTION, toOAuthErrorBody } from "../src/TokenError.js"
 
 const ISSUER = "https://auth.propline.test"
@@ -44,7 +49,8 @@ describe("judgeAssertionClaims: accepted assertions", () => {
     ["the app id matching iss", valid, { appId: "app_1" }],
     ["the client_id form field matching iss", valid, { clientId: "app_1" }],
     ["extra claims", { ...valid, kid: "k1", foo: [1] }, {}],
-    ["fractional NumericDates", { ...valid, iat: T + 0.5, exp: T + 300.5 }, {}]
+    ["fractional NumericDates", { ...valid, iat: T + 0.5, exp: T + 300.5 }, {}],
+    ["a jti of 255 characters", { ...valid, jti: "j".repeat(255) }, {}]
   ]
   for (const [name, claims, overrides] of accepted) {
     it(`accepts ${name}`, () => {
@@ -88,6 +94,13 @@ describe("judgeAssertionClaims: refused assertions are invalid_client 401 (spec 
     ["jti missing", { ...valid, jti: undefined }, {}, "assertion_jti"],
     ["jti empty", { ...valid, jti: "" }, {}, "assertion_jti"],
     ["jti a number", { ...valid, jti: 7 }, {}, "assertion_jti"],
+    ["jti of 256 characters", { ...valid, jti: "j".repeat(256) }, {}, "assertion_jti"],
+    ["jti with a NUL", { ...valid, jti: "a\u0000b" }, {}, "assertion_jti"],
+    ["jti with a C1 control", { ...valid, jti: "a\u009Bb" }, {}, "assertion_jti"],
+    ["iss an object", { ...valid, iss: { id: "app_1" }, sub: { id: "app_1" } }, {}, "assertion_malformed"],
+    ["aud a number", { ...valid, aud: 1 }, {}, "assertion_audience"],
+    ["aud an object", { ...valid, aud: { aud: TOKEN_ENDPOINT } }, {}, "assertion_audience"],
+    ["exp a boolean", { ...valid, exp: true }, {}, "assertion_malformed"],
     ["sub other than iss and aud wrong: subject first", { ...valid, sub: "x", aud: "x" }, {}, "assertion_subject_mismatch"],
     ["aud wrong and expired: audience first", { ...valid, aud: "x" }, { now: seconds(400) }, "assertion_audience"],
     ["too long and expired: lifetime first", { ...valid, exp: T + 400 }, { now: seconds(500) }, "assertion_lifetime"]
@@ -106,6 +119,54 @@ describe("judgeAssertionClaims: refused assertions are invalid_client 401 (spec 
         error: "invalid_client",
         error_description: INVALID_CLIENT_DESCRIPTION
       })
+    })
+  }
+})
+
+describe("judgeAssertionHeader (decisions 3; RFC 7515 4.1)", () => {
+  const header = { alg: "ES256", kid: "key-1", typ: "JWT" }
+
+  it("accepts ES256 with a kid and yields the kid; typ and other harmless members are allowed", () => {
+    expect(judgeAssertionHeader(header)).toStrictEqual(Either.right({ kid: "key-1" }))
+    expect(judgeAssertionHeader({ alg: "ES256", kid: "k" })).toStrictEqual(Either.right({ kid: "k" }))
+    expect(judgeAssertionHeader({ ...header, x5t: "abc", cty: "x" })).toStrictEqual(Either.right({ kid: "key-1" }))
+    expect(judgeAssertionHeader({ ...header, kid: "k".repeat(200) })).toStrictEqual(Either.right({ kid: "k".repeat(200) }))
+  })
+
+  const refused: ReadonlyArray<readonly [string, unknown]> = [
+    ["not an object", "ES256"],
+    ["an array", [header]],
+    ["null", null],
+    ["alg none", { ...header, alg: "none" }],
+    ["alg HS256", { ...header, alg: "HS256" }],
+    ["alg RS256", { ...header, alg: "RS256" }],
+    ["alg ES384", { ...header, alg: "ES384" }],
+    ["alg es256 (case matters)", { ...header, alg: "es256" }],
+    ["alg missing", { kid: "key-1" }],
+    ["kid missing", { alg: "ES256" }],
+    ["kid empty", { ...header, kid: "" }],
+    ["kid a number", { ...header, kid: 1 }],
+    ["kid of 201 characters", { ...header, kid: "k".repeat(201) }],
+    ["kid with a NUL", { ...header, kid: "k\u0000" }],
+    ["kid with a space", { ...header, kid: "key 1" }],
+    ["kid not ASCII", { ...header, kid: "nyckel-å" }],
+    ["an embedded jwk", { ...header, jwk: { kty: "EC" } }],
+    ["a jku", { ...header, jku: "https://evil.test/jwks.json" }],
+    ["an x5u", { ...header, x5u: "https://evil.test/cert.pem" }],
+    ["an x5c", { ...header, x5c: ["MIIB"] }],
+    ["a crit header", { ...header, crit: ["exp"], exp: 1 }],
+    ["an empty crit", { ...header, crit: [] }],
+    ["b64", { ...header, b64: false }]
+  ]
+  for (const [name, value] of refused) {
+    it(`refuses ${name} (invalid_client, assertion_header)`, () => {
+      const result = judgeAssertionHeader(value)
+      if (Either.isRight(result)) throw new Error("expected a refusal")
+      expect([result.left.error, result.left.authenticationMethod, result.left.reason]).toStrictEqual([
+        "invalid_client",
+        "private_key_jwt",
+        "assertion_header"
+      ])
     })
   }
 })

@@ -22,7 +22,7 @@ export interface FlowStep {
   readonly outcome: string
 }
 
-/** A refusal as `status code` (spec 2.3), for the flows' logs. */
+/** A refusal as `<status> <code>` (spec 7.3), or what the failure was. */
 export const problemCode = (error: unknown): string => {
   if (typeof error === "object" && error !== null) {
     const record = error as Record<string, unknown>
@@ -34,7 +34,7 @@ export const problemCode = (error: unknown): string => {
 }
 
 /**
- * The start of every flow: a log of steps, a client_credentials token (spec 5.2, logged as the first step) and the
+ * A flow's start, shared by the connectors: an empty log, a client_credentials token (spec 5.2, logged) and the
  * published client with it.
  */
 export const connect = (credentials: DemoCredentials) =>
@@ -54,7 +54,7 @@ export const connect = (credentials: DemoCredentials) =>
 /** Runs the flow once. `reference` makes the externalReference unique per run (it must be unique per organization). */
 export const runConnectorFlow = (credentials: DemoCredentials, reference: string) =>
   Effect.gen(function* () {
-    const { steps, log, client } = yield* connect(credentials)
+    const { client, log, steps } = yield* connect(credentials)
 
     const contexts = yield* client.operationalContexts.list({ urlParams: {} })
     yield* log(

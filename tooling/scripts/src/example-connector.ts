@@ -5,10 +5,10 @@
  *   DEMO_CREDENTIALS=path/to/file.json pnpm connector:example
  */
 import { Effect } from "effect"
+import { readDemoCredentials } from "./DemoCredentialsFile.js"
 import { runConnectorFlow } from "./ConnectorFlow.js"
-import { readCredentialsOrExit } from "./internal/CredentialsFile.js"
 
-const credentials = readCredentialsOrExit()
+const credentials = readDemoCredentials()
 
 Effect.runPromise(runConnectorFlow(credentials, Date.now().toString(36))).then(
   (steps) => {

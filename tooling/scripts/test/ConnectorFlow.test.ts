@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runBookingWebsiteFlow } from "../src/BookingWebsiteFlow.js"
 import { runConnectorFlow } from "../src/ConnectorFlow.js"
+import { runSigningConnectorFlow } from "../src/SigningConnectorFlow.js"
 
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
   let database: TestDatabase.TestDatabase
@@ -56,5 +57,22 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     const exactly = (step: string) => steps.find((s) => s.step === step)?.outcome ?? ""
     expect(exactly("POST /v1/booking/booking-requests")).toMatch(/^pending, held until/)
     expect(exactly("POST /v1/booking/booking-requests (same requestId)")).toBe("the same booking request")
+  })
+
+  it("runs the signing flow on the demo: queue, PDF download, started, upload, signed, withdrawal queue", async () => {
+    const steps = await Effect.runPromise(runSigningConnectorFlow(product.credentials, "e2e"))
+    const outcome = (suffix: string) => steps.find((s) => s.step.endsWith(suffix))?.outcome
+    expect(steps.find((s) => s.step === "GET /v1/crm/signing-queue")?.outcome).toMatch(/^6 contracts to send/)
+    expect(steps.find((s) => s.step.endsWith("(document.url)"))?.outcome).toMatch(/^200: \d+ bytes, SHA-256 as declared$/)
+    expect(outcome("/started")).toMatch(/^201: started as esign-e2e-/)
+    expect(outcome("/signed-document-upload")).toMatch(/^201: PUT address valid until /)
+    expect(steps.find((s) => s.step.startsWith("PUT the signed PDF"))?.outcome).toBe("201")
+    expect(outcome("/signed")).toBe("201: signed")
+    expect(outcome("/signed (repeated)")).toBe("refused: 400 CRM_SIGNING_ATTEMPT_ENDED")
+    expect(steps.find((s) => s.step === "GET /v1/crm/withdrawal-queue")?.outcome).toBe("2 attempts to withdraw")
+    expect(steps.filter((s) => s.step.endsWith("/withdrawn")).map((s) => s.outcome.slice(0, 14))).toEqual([
+      "201: withdrawn",
+      "201: withdrawn"
+    ])
   })
 })

@@ -14,6 +14,7 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
+import { ApplicationService } from "../identity/ApplicationService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
 import { ApplicationHandlers } from "./ApplicationHandlers.js"
@@ -54,7 +55,8 @@ const AdminServices = Layer.mergeAll(
   AuditLogViews.Default,
   BillingViews.Default,
   BookingViews.Default,
-  BookingOperatorService.Default
+  BookingOperatorService.Default,
+  ApplicationService.Default
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

@@ -1,8 +1,9 @@
 /**
- * Applications through the identity services (`../identity/Applications.ts`): create (with its first secret, in one
- * transaction), issue and revoke secrets. The console checks only what is the operator's to see — the record is in
- * their organization (404 otherwise), the granted contexts are theirs — and the services decide the rest
- * (APPLICATION_SECRET_LIMIT_REACHED). Each change is audited by its service with the operator as actor.
+ * Applications through the identity service (`../identity/ApplicationService.ts`): create (with its first secret, in
+ * one transaction), issue and revoke secrets, disable and enable, change roles and contexts. The console checks only
+ * what is the operator's to see — the Application is their organization's (404 otherwise) and the granted contexts
+ * are theirs (a field's issue otherwise) — and the service decides the rest and writes the audit entry with the
+ * operator as actor.
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { AdminApi } from "@propline/admin/AdminApi"
@@ -10,7 +11,7 @@ import { ApplicationDetail, ApplicationSummary, CreatedApplication, IssuedSecret
 import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
-import { createApplication, issueSecret, revokeSecret } from "../identity/Applications.js"
+import { ApplicationService } from "../identity/ApplicationService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import * as Sql from "../platform/Sql.js"
@@ -32,16 +33,33 @@ const toDetail = (found: Detail) =>
     secrets: found.secrets.map((secret) => new SecretView(secret))
   })
 
-const secretLimitReached = () =>
-  Effect.fail(problem.badRequest("APPLICATION_SECRET_LIMIT_REACHED", "The Application already holds 2 active secrets; revoke one first."))
-
 export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications", (handlers) =>
   Effect.gen(function* () {
     const views = yield* ApplicationViews
     const organizations = yield* OrganizationViews
+    const applications = yield* ApplicationService
     /** The Application with its secrets when it is the operator's organization's; a 404 problem otherwise. */
     const visible = (operator: OperatorShape, applicationId: string) =>
       views.detail(operator.organizationId, applicationId).pipe(Effect.mapError(toProblem))
+    /** VALIDATION_FAILED at each granted context that is not the operator's organization's. */
+    const ownContexts = (operator: OperatorShape, contextIds: ReadonlyArray<string>) =>
+      Effect.flatMap(organizations.ownContextIds(operator.organizationId, contextIds), (own) => {
+        const foreign = contextIds.flatMap((id, index) =>
+          own.has(id) ? [] : [{ path: `/contextIds/${index}`, message: "is not an operational context of your organization" }]
+        )
+        return foreign.length > 0 ? Effect.fail(problem.validationFailed(foreign)) : Effect.void
+      })
+    /** Runs a service command on a visible Application and answers its page as it is afterwards. */
+    const command = <E extends Parameters<typeof toProblem>[0], R>(
+      applicationId: string,
+      run: (operator: OperatorShape) => Effect.Effect<unknown, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const operator = yield* CurrentOperator
+        yield* visible(operator, applicationId)
+        yield* run(operator).pipe(Effect.mapError(toProblem))
+        return toDetail(yield* visible(operator, applicationId))
+      })
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
@@ -56,27 +74,18 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          const own = yield* organizations.ownContextIds(operator.organizationId, payload.contextIds)
-          const foreign = payload.contextIds.flatMap((id, index) =>
-            own.has(id) ? [] : [{ path: `/contextIds/${index}`, message: "is not an operational context of your organization" }]
-          )
-          if (foreign.length > 0) return yield* Effect.fail(problem.validationFailed(foreign))
-          const at = yield* Sql.now
-          // Both services join this one transaction: the Application never exists without its first secret.
+          yield* ownContexts(operator, payload.contextIds)
+          // Both commands join this one transaction: the Application never exists without its first secret.
           const created = yield* Sql.transaction(
             Effect.gen(function* () {
-              const application = yield* createApplication({
-                organizationId: operator.organizationId,
-                name: payload.name,
-                roles: payload.roles,
-                contextIds: payload.contextIds,
-                actor: actorOf(operator),
-                now: at
-              })
-              const issued = yield* issueSecret({ applicationId: application.id, actor: actorOf(operator), now: at })
+              const application = yield* applications.create(
+                { organizationId: operator.organizationId, name: payload.name, roles: payload.roles, contextIds: payload.contextIds },
+                actorOf(operator)
+              )
+              const issued = yield* applications.issueSecret(application.id, actorOf(operator))
               return { application, issued }
             })
-          ).pipe(Effect.catchTag("SecretLimitReached", Effect.die))
+          ).pipe(Effect.mapError(toProblem))
           const detail = yield* visible(operator, created.application.id)
           return new CreatedApplication({
             application: toDetail(detail),
@@ -88,9 +97,7 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
           yield* visible(operator, path.applicationId)
-          const issued = yield* issueSecret({ applicationId: path.applicationId, actor: actorOf(operator), now: yield* Sql.now }).pipe(
-            Effect.catchTag("SecretLimitReached", secretLimitReached)
-          )
+          const issued = yield* applications.issueSecret(path.applicationId, actorOf(operator)).pipe(Effect.mapError(toProblem))
           return new IssuedSecret({ id: issued.secretId, secret: issued.secret, lastFour: issued.secret.slice(-4) })
         })
       )
@@ -101,9 +108,19 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
           if (!found.secrets.some((secret) => secret.id === path.secretId)) {
             return yield* Effect.fail(problem.notFound("No such secret of this Application."))
           }
-          const revoked = yield* revokeSecret({ secretId: path.secretId, actor: actorOf(operator), now: yield* Sql.now })
-          if (!revoked) return yield* Effect.fail(problem.badRequest("APPLICATION_SECRET_NOT_FOUND", "The secret is already revoked."))
+          yield* applications.revokeSecret(path.applicationId, path.secretId, actorOf(operator)).pipe(Effect.mapError(toProblem))
           return toDetail(yield* visible(operator, path.applicationId))
+        })
+      )
+      .handle("disable", ({ path }) => command(path.applicationId, (operator) => applications.disable(path.applicationId, actorOf(operator))))
+      .handle("enable", ({ path }) => command(path.applicationId, (operator) => applications.enable(path.applicationId, actorOf(operator))))
+      .handle("changeGrant", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const operator = yield* CurrentOperator
+          yield* ownContexts(operator, payload.contextIds)
+          return yield* command(path.applicationId, () =>
+            applications.changeGrant(path.applicationId, { roles: payload.roles, contextIds: payload.contextIds }, actorOf(operator))
+          )
         })
       )
   })

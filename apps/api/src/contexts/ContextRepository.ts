@@ -27,6 +27,12 @@ export const withVisibleContexts = (db: Kysely<Database>, organizationId: string
 
 export class ContextRepository extends Effect.Service<ContextRepository>()("@propline/api/contexts/ContextRepository", {
   succeed: {
+    /** Every operational context of the organization as `{ id, parentId }` (none when it does not exist). */
+    tree: (organizationId: string) =>
+      Sql.query((db) =>
+        db.selectFrom("operationalContexts").select(["id", "parentId"]).where("organizationId", "=", organizationId).execute()
+      ),
+
     /**
      * A page of the contexts visible to a grant, by creation time then id, after `after`; `limit + 1` rows.
      */

@@ -11,6 +11,13 @@ export class ContextService extends Effect.Service<ContextService>()("@propline/
   effect: Effect.gen(function* () {
     const contexts = yield* ContextRepository
     return {
+      /**
+       * The organization's context tree, every context as `{ id, parentId }`, for judging a grant of contexts
+       * (`@propline/identity/Grant`); empty when the organization does not exist.
+       */
+      tree: (organizationId: string) =>
+        contexts.tree(organizationId).pipe(Effect.withSpan("ContextService.tree", { captureStackTrace: false })),
+
       /** A page of the principal's visible contexts, by creation then id (decisions 4). */
       list: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
         contexts

@@ -10,9 +10,10 @@ import * as Db from "@propline/db/Db"
 import { constantTimeEqual } from "@propline/identity/ClientSecret"
 import { Effect } from "effect"
 import { join } from "node:path"
-import { issueSecret, MAX_ACTIVE_SECRETS, revokeSecret, secretDigest } from "../identity/Applications.js"
+import { MAX_ACTIVE_SECRETS } from "@propline/identity/Application"
+import { ApplicationService, secretDigest } from "../identity/ApplicationService.js"
 import type { DemoTenant } from "./DemoData.js"
-import { ensureOwnerOnly, readStringRecord, writeOwnerOnlyJson } from "./OwnerOnlyFile.js"
+import { ensureOwnerOnly, readJsonFile, writePrivateFile } from "./PrivateFile.js"
 
 /** The file's name inside DATA_DIR. */
 export const DEMO_CREDENTIALS_FILE = "demo-credentials.json"
@@ -35,12 +36,26 @@ export interface DemoCredentials extends DemoCredentialsFile {
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-credentials" } as const
 
+/** The file's content, or undefined when it is missing, unreadable or not exactly the four string keys. */
 const readCredentialsFile = (path: string) =>
-  readStringRecord(path, ["client_id", "client_secret", "auth_url", "base_url"] as const)
+  Effect.map(readJsonFile(path), (parsed): DemoCredentialsFile | undefined => {
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
+    const record = parsed as Record<string, unknown>
+    const keys = ["client_id", "client_secret", "auth_url", "base_url"] as const
+    if (Object.keys(record).length !== keys.length || keys.some((key) => typeof record[key] !== "string")) {
+      return undefined
+    }
+    return {
+      client_id: record["client_id"] as string,
+      client_secret: record["client_secret"] as string,
+      auth_url: record["auth_url"] as string,
+      base_url: record["base_url"] as string
+    }
+  })
 
-/** Writes the file (mode 0600, atomically) with its members in the documented order. */
+/** Writes the file (mode 0600, atomically), its keys in the documented order. */
 const writeCredentialsFile = (dataDir: string, path: string, content: DemoCredentialsFile) =>
-  writeOwnerOnlyJson(dataDir, path, {
+  writePrivateFile(dataDir, path, {
     client_id: content.client_id,
     client_secret: content.client_secret,
     auth_url: content.auth_url,
@@ -66,8 +81,9 @@ const isActiveSecret = (applicationId: string, secret: string) =>
  * A new secret for the demo Application. When it already holds {@link MAX_ACTIVE_SECRETS} active secrets, the
  * oldest is revoked first (audited, actor `system`). Runs in the caller's transaction.
  */
-const freshSecret = (applicationId: string, now: Date) =>
+const freshSecret = (applicationId: string) =>
   Effect.gen(function* () {
+    const applications = yield* ApplicationService
     const active = yield* Db.query((db) =>
       db
         .selectFrom("applicationSecrets")
@@ -79,11 +95,9 @@ const freshSecret = (applicationId: string, now: Date) =>
         .execute()
     )
     for (const secret of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_SECRETS - 1)))) {
-      yield* revokeSecret({ secretId: secret.id, actor: SYSTEM_ACTOR, now })
+      yield* applications.revokeSecret(applicationId, secret.id, SYSTEM_ACTOR).pipe(Effect.orDie)
     }
-    return yield* issueSecret({ applicationId, actor: SYSTEM_ACTOR, now }).pipe(
-      Effect.catchTag("SecretLimitReached", Effect.die)
-    )
+    return yield* applications.issueSecret(applicationId, SYSTEM_ACTOR).pipe(Effect.orDie)
   })
 
 /**
@@ -106,7 +120,6 @@ export const ensureDemoCredentials = (input: {
   readonly authUrl: string
   readonly baseUrl: string
   readonly seed: Pick<DemoTenant, "applicationId" | "clientId">
-  readonly now: Date
 }): Effect.Effect<DemoCredentials, never, Db.Db> =>
   Db.transaction(
     Effect.gen(function* () {
@@ -134,12 +147,16 @@ export const ensureDemoCredentials = (input: {
         }
         return { ...current, filePath }
       }
-      const { secret } = yield* freshSecret(input.seed.applicationId, input.now)
+      const { secret } = yield* freshSecret(input.seed.applicationId)
       const content = { client_id: input.seed.clientId, client_secret: secret, ...urls }
       yield* writeCredentialsFile(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoCredentials.ensureDemoCredentials"))
+  ).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.provide(ApplicationService.Default),
+    Effect.withSpan("DemoCredentials.ensureDemoCredentials")
+  )
 
 /**
  * The text the start command prints once the hosts listen: the two hosts, the credentials, the file they are in,

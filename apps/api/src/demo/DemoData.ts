@@ -10,7 +10,7 @@ import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
-import { createApplication } from "../identity/Applications.js"
+import { ApplicationService } from "../identity/ApplicationService.js"
 import { demoPlan } from "./DemoCatalog.js"
 import { DEMO_APPLICATION_NAME, DEMO_IDS, DEMO_ORGANIZATION_NAME, SECOND_ORGANIZATION_NAME } from "./DemoIds.js"
 
@@ -55,6 +55,9 @@ export class DemoOrganizationMissing extends Data.TaggedError("DemoOrganizationM
 export const DEMO_SEED_LOCK_KEY = 0x64656d6f
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-seed" } as const
+
+/** The roles of the demo Applications: the ERP connector's, the booking website's and the e-signing connector's. */
+export const DEMO_APPLICATION_ROLES = ["billing", "booking", "signing"] as const
 
 /** Inserts every row of the plan, table by table in foreign-key order. */
 const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
@@ -156,7 +159,7 @@ const allowDemoBooking = (tenant: DemoTenant, now: Date) =>
   )
 
 /** The organization's oldest active demo Application, made now (granted its root context) when there is none. */
-const demoApplication = (organizationId: string, rootContextId: string, now: Date) =>
+const demoApplication = (organizationId: string, rootContextId: string) =>
   Effect.gen(function* () {
     const existing = yield* Db.query((db) =>
       db
@@ -169,16 +172,26 @@ const demoApplication = (organizationId: string, rootContextId: string, now: Dat
         .orderBy("id")
         .executeTakeFirst()
     )
+    if (existing !== undefined) {
+      // A demo Application made before booking and signing existed gets their roles too.
+      const roles = sql`${[...DEMO_APPLICATION_ROLES]}::text[]`
+      yield* Db.query((db) =>
+        db
+          .updateTable("applications")
+          .set({ roles: sql<Array<string>>`array(select distinct role from unnest(roles || ${roles}) as role order by role)` })
+          .where("id", "=", existing.id)
+          .where(sql<boolean>`not (roles @> ${roles})`)
+          .execute()
+      )
+    }
     const application =
       existing ??
-      (yield* createApplication({
-        organizationId,
-        name: DEMO_APPLICATION_NAME,
-        roles: ["billing", "booking"],
-        contextIds: [rootContextId],
-        actor: SYSTEM_ACTOR,
-        now
-      }))
+      (yield* Effect.flatMap(ApplicationService, (applications) =>
+        applications.create(
+          { organizationId, name: DEMO_APPLICATION_NAME, roles: DEMO_APPLICATION_ROLES, contextIds: [rootContextId] },
+          SYSTEM_ACTOR
+        )
+      ).pipe(Effect.orDie))
     return { organizationId, applicationId: application.id, clientId: application.clientId } satisfies DemoTenant
   })
 
@@ -238,9 +251,13 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
           }
         }
       }
-      const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext, now)
-      const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext, now)
+      const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext)
+      const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext)
       yield* allowDemoBooking(first, now)
       return { seeded, ...first, second } satisfies DemoSeed
     })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("DemoData.seedDemoData"))
+  ).pipe(
+    Effect.catchTag("SqlError", Effect.die),
+    Effect.provide(ApplicationService.Default),
+    Effect.withSpan("DemoData.seedDemoData")
+  )

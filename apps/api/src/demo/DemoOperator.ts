@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { hashPassword, verifyPassword } from "../admin/Passwords.js"
 import * as Audit from "../platform/Audit.js"
 import * as Sql from "../platform/Sql.js"
-import { ensureOwnerOnly, readStringRecord, writeOwnerOnlyJson } from "./OwnerOnlyFile.js"
+import { ensureOwnerOnly, readJsonFile, writePrivateFile } from "./PrivateFile.js"
 
 /** The file's name inside DATA_DIR. */
 export const DEMO_OPERATOR_FILE = "demo-operator.json"
@@ -36,6 +36,16 @@ export interface DemoOperator extends DemoOperatorFile {
 }
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-operator" } as const
+
+/** The file's content when it is exactly the three string members; otherwise undefined. */
+const parseOperatorFile = (parsed: unknown): DemoOperatorFile | undefined => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
+  const record = parsed as Record<string, unknown>
+  const { email, password, admin_url } = record
+  return Object.keys(record).length === 3 && typeof email === "string" && typeof password === "string" && typeof admin_url === "string"
+    ? { email, password, admin_url }
+    : undefined
+}
 
 /** The operator row, locked; made (with a placeholder hash that matches no password) when missing. */
 const lockOperator = (organizationId: string, now: Date) =>
@@ -80,14 +90,14 @@ export const ensureDemoOperator = (input: {
     Effect.gen(function* () {
       const operator = yield* lockOperator(input.organizationId, input.now)
       const filePath = join(input.dataDir, DEMO_OPERATOR_FILE)
-      const existing = yield* readStringRecord(filePath, ["email", "password", "admin_url"] as const)
+      const existing = yield* Effect.map(readJsonFile(filePath), parseOperatorFile)
       if (
         existing !== undefined &&
         existing.email === DEMO_OPERATOR_EMAIL &&
         (yield* verifyPassword(operator.passwordHash, existing.password))
       ) {
         if (existing.admin_url !== input.adminUrl) {
-          yield* writeOwnerOnlyJson(input.dataDir, filePath, { ...existing, admin_url: input.adminUrl })
+          yield* writePrivateFile(input.dataDir, filePath, { ...existing, admin_url: input.adminUrl })
         } else {
           yield* ensureOwnerOnly(filePath)
         }
@@ -105,7 +115,7 @@ export const ensureDemoOperator = (input: {
         at: input.now
       })
       const content = { email: DEMO_OPERATOR_EMAIL, password, admin_url: input.adminUrl }
-      yield* writeOwnerOnlyJson(input.dataDir, filePath, content)
+      yield* writePrivateFile(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
   ).pipe(Effect.withSpan("DemoOperator.ensureDemoOperator", { captureStackTrace: false }))

@@ -5,8 +5,11 @@
  *
  * Checks, in order: the JWS header names `alg: ES256`, `typ: at+jwt` and a kid of a published signing key
  * (`SigningKeys`, read from the shared database, so no call to the identity host); the signature (jose
- * `jwtVerify`, ES256 only, with issuer = `AppConfig.authUrl` and audience = `AppConfig.baseUrl`); then the claims
- * with `AccessTokenClaims.judgeClaims`. Time comes from Effect's `Clock`; {@link CLOCK_LEEWAY_SECONDS} allows for
+ * `jwtVerify`, ES256 only, with issuer = `AppConfig.authUrl` and audience = `AppConfig.baseUrl`, which takes an
+ * `aud` array that contains it, RFC 7519 4.1.3); then the claims with `AccessTokenClaims.judgeClaims`: their
+ * shape (an `org` or `ctx` entry that is not a UUID is `malformed`, so it never reaches a query), and a lifetime
+ * `exp − iat` of at most 600 s, so even a token signed by our key but not made by our issuer (a stolen key, a
+ * bug) cannot outlive the spec's 600 s. Time comes from Effect's `Clock`; {@link CLOCK_LEEWAY_SECONDS} allows for
  * instances whose clocks are slightly out of step.
  *
  * Successful verifications are cached in memory by the token's SHA-256 until the token expires (at most
@@ -31,7 +34,7 @@ export const CACHE_MAX_ENTRIES = 10_000
  * Why a token was refused, for logs only (the API answers the same 401 whatever failed): `malformed` (not a
  * compact JWS, or claims not of the access-token shape), `wrong_header` (alg other than ES256, typ other than
  * at+jwt, no kid), `unknown_key` (kid of no published key), `bad_signature`, `wrong_issuer`, `wrong_audience`,
- * `expired`, `not_yet_valid`.
+ * `lifetime` (`exp − iat` not in 1..600 s), `expired`, `not_yet_valid`.
  */
 export class AccessTokenInvalid extends Data.TaggedError("AccessTokenInvalid")<{
   readonly reason:
@@ -41,6 +44,7 @@ export class AccessTokenInvalid extends Data.TaggedError("AccessTokenInvalid")<{
     | "bad_signature"
     | "wrong_issuer"
     | "wrong_audience"
+    | "lifetime"
     | "expired"
     | "not_yet_valid"
 }> {}

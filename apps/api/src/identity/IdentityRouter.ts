@@ -1,7 +1,8 @@
 /**
  * The identity host ({auth_url}; decisions 1):
  *
- * - `POST /oauth/token` (spec 5.1 to 5.3 and 7.2; decisions 3; RFC 6749 5.1 and 5.2). Success: 200
+ * - `POST /oauth/token` (spec 5.1 to 5.3 and 7.2; decisions 3; RFC 6749 5.1 and 5.2): client_credentials and the
+ *   installation-token grant, judged by `TokenRequest.parseTokenRequest` and issued by `TokenIssuer`. Success: 200
  *   `{ access_token, token_type: "Bearer", expires_in: 600 }`. Refusal: the domain's status and
  *   `{ error, error_description }`; a 401 after HTTP Basic carries `WWW-Authenticate: Basic realm="<authUrl>",
  *   error="invalid_client"` (after client_secret_post it carries none: RFC 6749 5.2 requires it only when the client

@@ -1,70 +1,84 @@
 /**
  * Issues access tokens for requests that passed `TokenRequest.parseTokenRequest` (spec 5.1 to 5.3, 7.2 and 8;
- * decisions 3).
+ * decisions 3; RFC 7521, 7523).
  *
- * `client_credentials`, in order:
+ * `client_credentials` (spec 5.2), in order:
  * 1. Authentication: the secret's shape, the Application by `client_id`, the secret's SHA-256 against the digests
  *    of every active secret of the Application (each compared in constant time, all of them, no early exit),
- *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`), whose body
- *    does not say which check failed.
- * 2. The rate limit, only for authenticated requests (decisions 3: failed authentication counts against no one),
- *    exact to the second (spec 7.2 and 8: more than 60 requests for one client in 60 seconds is `slow_down`):
- *    `token_rate_windows` holds one row per client and second (`window_start` = the second, epoch-aligned;
- *    `request_count` = the client's requests in it). One statement increments the current second's row, reads
- *    the client's other rows of the window (the 60 whole seconds ending with the current one) and deletes its
- *    rows older than that; `RateLimitWindow.judgeRequestRate` judges the counts; over the limit is `slow_down`
- *    with `retryAfterSeconds`. A refused request is counted too, so a client that keeps hammering stays refused.
- *    One time in {@link SWEEP_ONE_IN} new rows every client's rows older than the window are deleted as well, so
- *    the table holds the rows of the last minute plus those of clients that stopped since the last sweep.
- * 3. The token: ES256 with header `typ: at+jwt` and the active kid, claims from `AccessTokenClaims.buildClaims`
- *    (iss = authUrl, aud = baseUrl, sub = the Application's id, client_id, org, roles, ctx = granted contexts,
- *    a random jti, iat now, exp iat + 600).
+ *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`).
+ * 2. The rate limit of the client (below).
+ * 3. The token: `sub` the Application's id, `client_id` its client_id, its roles and granted contexts.
  *
- * Round trips per token: one read (Application, active secrets, granted contexts) and one rate-limit statement;
- * the signing key is cached (`SigningKeys`). Writes per token: the rate-limit upsert and, at most once a minute per
- * secret, the secret's `last_used_at` (operators read it to see which secret is still in use before revoking one;
- * a minute is precise enough and spares a write per token). No audit entry per token: issuing a token changes no
- * state (decisions 4 audits changes); the rate-limit row and `last_used_at` are the trace.
+ * The installation-token grant (spec 5.3), in order; every failure up to 5 is the one `invalid_client`, with the
+ * same body whatever failed:
+ * 1. The JWS header: `ClientAssertion.judgeAssertionHeader` (ES256 only, a `kid`, no `jwk` / `jku` / `x5u` /
+ *    `x5c`, no `crit`).
+ * 2. The unverified payload's `iss`, a well-formed client id: the app whose key must verify the signature.
+ * 3. One read: the app's ACTIVE key with the header's `kid` (none: `assertion_signature`), and the installation
+ *    named by `installation_id` if it belongs to that app.
+ * 4. The signature, with that key alone and ES256 alone (jose `compactVerify`; the imported key is cached by app and
+ *    kid, which name one key for good).
+ * 5. The claims: `ClientAssertion.judgeAssertionClaims` (`iss` = `sub` = the app, the `client_id` form field if
+ *    sent, `aud` the token endpoint or the issuer, `exp − iat` ≤ 300, 30 s leeway, a `jti`); then the `jti` is
+ *    consumed in `consumed_assertions` (a primary key, durable commit): a `jti` consumed before, by any instance,
+ *    is `invalid_client` (`assertion_replayed`).
+ * 6. The rate limit of the app (below).
+ * 7. The installation: missing, of another app, `suspended` or `removed` is `invalid_grant` (400), one body for all.
+ * 8. The token: `sub` the installation's id, `client_id` the app id, the installation's roles (with
+ *    `integrations`) and contexts, 600 s.
  *
- * The installation-token grant: connector apps and installations arrive in a later issue, so no app can own an
- * assertion's key yet and every assertion is refused as `invalid_client` (`assertion_signature`) after the form
- * was validated by `parseTokenRequest`.
+ * The rate limit counts authenticated requests only (decisions 3: failed authentication counts against no one),
+ * per client (an Application's client_id, a connector's app id), in an exact sliding window (spec 7.2 and 8;
+ * `TokenRateLimitRepository.admit`, `RateLimitWindow`): over 60 in 60 s is `slow_down` (429) with the exact
+ * `retryAfterSeconds`.
+ *
+ * Tokens: ES256 with header `typ: at+jwt` and the active kid (`SigningKeys`), claims from
+ * `AccessTokenClaims.buildClaims` (iss = authUrl, aud = baseUrl, a random jti, iat now, exp iat + 600).
+ *
+ * Round trips per token: client_credentials, one read and one rate-limit statement; installation, one read, the
+ * `jti` insert and one rate-limit statement (the `jti` is kept apart so that it commits durably while the rate
+ * limit's bookkeeping does not wait for the WAL). No audit entry per token: issuing a token changes no state
+ * (decisions 4 audits changes); the rate-limit row, `last_used_at` and the consumed `jti` are the trace.
  *
  * Time comes from Effect's `Clock`. Database failures are defects (the endpoint answers 500, never for client input).
  */
 import * as Db from "@propline/db/Db"
-import { buildClaims, ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, type Role } from "@propline/identity/AccessTokenClaims"
-import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
+import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, buildClaims, type Role } from "@propline/identity/AccessTokenClaims"
 import {
-  bucketStart,
-  judgeRequestRate,
-  TOKEN_RATE_LIMIT,
-  TOKEN_RATE_WINDOW_SECONDS,
-  windowEdge
-} from "@propline/identity/RateLimitWindow"
-import { InvalidClient, SlowDown } from "@propline/identity/TokenError"
-import type { ClientCredentialsRequest, TokenRequest } from "@propline/identity/TokenRequest"
-import { Clock, Effect, Redacted } from "effect"
-import { SignJWT } from "jose"
-import { sql } from "kysely"
-import { jsonArrayFrom } from "kysely/helpers/postgres"
+  ASSERTION_LEEWAY_SECONDS,
+  judgeAssertionClaims,
+  judgeAssertionHeader
+} from "@propline/identity/ClientAssertion"
+import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
+import { judgeRequestRate, TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS } from "@propline/identity/RateLimitWindow"
+import { InvalidClient, InvalidGrant, SlowDown } from "@propline/identity/TokenError"
+import {
+  type ClientCredentialsRequest,
+  type InstallationTokenRequest,
+  isWellFormedClientId,
+  type TokenRequest
+} from "@propline/identity/TokenRequest"
+import { Clock, Effect, Option, Redacted, Schema } from "effect"
+import { compactVerify, type CryptoKey, decodeJwt, decodeProtectedHeader, importJWK, type JWK, SignJWT } from "jose"
 import { createHash, randomInt, randomUUID } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
+import { ApplicationRepository } from "./ApplicationRepository.js"
+import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
+import { ConsumedAssertionRepository } from "./ConsumedAssertionRepository.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+import { TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
 
 /**
- * One new rate-limit row (a client's first request in a second) in this many also deletes every client's rows
- * older than the window ({@link sweepRateWindows}). Each request already deletes its own client's old rows, so the
- * sweep only collects those of clients that stopped sending, and the table holds the last minute's rows plus at
- * most the rows created since the last sweep (about this many). A sweep scans the whole table (no index leads with
- * `window_start`); spread over the rows created between two sweeps that is about one row scanned per new row, plus
- * the last minute's rows divided by this. Rows are per second, up to 60 per client and minute, hence a larger
- * number than one per client and minute would need.
+ * A consumed `jti` is forgotten this long after its assertion's `exp`, in seconds: the 30 s leeway plus 5 minutes
+ * for instances whose clocks lag, so no instance could still accept a forgotten assertion.
  */
-export const SWEEP_ONE_IN = 1024
+export const CONSUMED_JTI_RETENTION_SECONDS = ASSERTION_LEEWAY_SECONDS + 300
 
-/** `last_used_at` is written when older than this, in milliseconds. */
-export const LAST_USED_PRECISION_MS = 60_000
+/** One consumption in this many also forgets every expired `jti` (an index range delete). */
+export const FORGET_ONE_IN = 256
+
+/** The most imported app keys kept in memory per instance. */
+export const APP_KEY_CACHE_MAX_ENTRIES = 1_000
 
 /** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */
 export interface IssuedToken {
@@ -75,93 +89,53 @@ export interface IssuedToken {
 }
 
 export interface TokenIssuerShape {
-  /** A token for a parsed request; `invalid_client` (401) or `slow_down` (429) otherwise. */
-  readonly issue: (request: TokenRequest) => Effect.Effect<IssuedToken, InvalidClient | SlowDown>
+  /**
+   * A token for a parsed request; `invalid_client` (401), `invalid_grant` (400, installation grant) or
+   * `slow_down` (429) otherwise.
+   */
+  readonly issue: (request: TokenRequest) => Effect.Effect<IssuedToken, InvalidClient | InvalidGrant | SlowDown>
 }
 
-interface AuthenticatedClient {
-  readonly applicationId: string
+/** Who a token is for, once authenticated. */
+interface Grantee {
+  /** The token's `sub`: an Application's id, or an installation's id. */
+  readonly subject: string
+  /** The token's `client_id`, and the rate limit's key: an Application's client_id, or a connector's app id. */
   readonly clientId: string
   readonly organizationId: string
   readonly roles: ReadonlyArray<Role>
   /** Granted operational contexts (each includes its subtree). */
   readonly contexts: ReadonlyArray<string>
-  readonly secretId: string
 }
 
 const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
 
-/**
- * Deletes every client's rate-limit rows that start at or before `edge` (`RateLimitWindow.windowEdge`). Rows
- * another transaction has locked (a request of that client deleting or counting them right now) are skipped, not
- * waited for: the sweep is bookkeeping, never blocks a token request, and cannot deadlock with one; what it skips
- * the next sweep or the client's next request deletes. Returns the number of rows deleted.
- */
-export const sweepRateWindows = (edge: Date): Effect.Effect<number, never, Db.Db> =>
-  Db.query((db) =>
-    db
-      .deleteFrom("tokenRateWindows")
-      .where(({ eb, refTuple, selectFrom }) =>
-        eb(
-          refTuple("clientId", "windowStart"),
-          "in",
-          selectFrom("tokenRateWindows")
-            .select(["clientId", "windowStart"])
-            .where("windowStart", "<=", edge)
-            .forUpdate()
-            .skipLocked()
-            .$asTuple("clientId", "windowStart")
-        )
-      )
-      .executeTakeFirst()
-  ).pipe(
-    Effect.map((result) => Number(result.numDeletedRows)),
-    Effect.orDie
-  )
+const isUuid = Schema.is(Schema.UUID)
 
-const rejected = (request: ClientCredentialsRequest) =>
-  new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
+const assertionRefused = (reason: InvalidClient["reason"]) =>
+  new InvalidClient({ authenticationMethod: "private_key_jwt", reason })
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
 
 export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/identity/TokenIssuer", {
   effect: Effect.gen(function* () {
     const db = yield* Db.Db
     const config = yield* AppConfig
     const signingKeys = yield* SigningKeys
+    const applications = yield* ApplicationRepository
+    const apps = yield* ConnectorAppRepository
+    const consumed = yield* ConsumedAssertionRepository
+    const rateLimits = yield* TokenRateLimitRepository
+    const tokenEndpoint = `${config.authUrl}/oauth/token`
+    // Imported app keys by app and kid: a kid names one key of an app for good, so entries never go stale.
+    const appKeys = new Map<string, CryptoKey>()
 
-    // One round trip: the Application, its active secrets and its granted contexts.
-    const findApplication = (clientId: string) =>
-      Db.query((db) =>
-        db
-          .selectFrom("applications")
-          .select((eb) => [
-            "applications.id",
-            "applications.organizationId",
-            "applications.roles",
-            "applications.status",
-            jsonArrayFrom(
-              eb
-                .selectFrom("applicationSecrets")
-                .select(["applicationSecrets.id", "applicationSecrets.secretDigest"])
-                .whereRef("applicationSecrets.applicationId", "=", "applications.id")
-                .where("applicationSecrets.revokedAt", "is", null)
-            ).as("secrets"),
-            jsonArrayFrom(
-              eb
-                .selectFrom("applicationContexts")
-                .select("applicationContexts.operationalContextId")
-                .whereRef("applicationContexts.applicationId", "=", "applications.id")
-                .orderBy("applicationContexts.operationalContextId")
-            ).as("contexts")
-          ])
-          .where("applications.clientId", "=", clientId)
-          .executeTakeFirst()
-      ).pipe(Effect.orDie)
-
-    const authenticate = (request: ClientCredentialsRequest): Effect.Effect<AuthenticatedClient, InvalidClient> =>
+    const authenticateApplication = (request: ClientCredentialsRequest) =>
       Effect.gen(function* () {
+        const rejected = new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
         const secret = Redacted.value(request.clientSecret)
-        if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected(request))
-        const application = yield* findApplication(request.clientId)
+        if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected)
+        const application = yield* applications.credentials(request.clientId)
         const presented = sha256(secret)
         let matched: { readonly id: string } | undefined
         // Every active secret is compared, each in constant time, whether or not one matched already.
@@ -171,141 +145,172 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
           }
         }
         if (application === undefined || matched === undefined || application.status !== "active") {
-          return yield* Effect.fail(rejected(request))
+          return yield* Effect.fail(rejected)
         }
-        return {
-          applicationId: application.id,
+        const grantee: Grantee = {
+          subject: application.id,
           clientId: request.clientId,
           organizationId: application.organizationId,
-          roles: application.roles as ReadonlyArray<Role>,
-          contexts: application.contexts.map((row) => row.operationalContextId),
-          secretId: matched.id
+          roles: application.roles,
+          contexts: application.contextIds
         }
-      }).pipe(Effect.provideService(Db.Db, db))
+        return { grantee, secretId: matched.id }
+      })
 
-    /**
-     * Counts this request and judges the client's rate, in ONE statement (one round trip, atomic across
-     * instances):
-     * - `counted` upserts the client's row of the current second; its `returning` gives the count after the
-     *   increment, this request included, even when concurrent requests of the same second race (the conflicting
-     *   row is locked and re-read).
-     * - The outer select reads the client's other rows of the window (`window_start` after
-     *   `RateLimitWindow.windowEdge`: the 60 whole seconds ending with the current one; a row after the current
-     *   second, from an instance whose clock is ahead, is read too), one result row each (none: one row of nulls).
-     *   It reads the statement's snapshot, so a request of another second still in flight may be missed: the
-     *   count is exact up to requests being counted at that same moment.
-     * - `swept` deletes the client's rows at or before the edge (a primary-key range), skipping rows that a
-     *   concurrent request of the same client or the sweep has locked to delete them itself; the statement thus
-     *   only ever waits for the current second's row and then the secret's row, and cannot deadlock.
-     * - `used` marks the secret used when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}.
-     * These are bookkeeping writes, so the statement commits without waiting for the WAL flush
-     * (`synchronous_commit off` for this transaction only): a crash can lose the last few counts, never a
-     * business record. One time in {@link SWEEP_ONE_IN} new rows also runs {@link sweepRateWindows}.
-     *
-     * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
-     */
-    const countRequest = (client: AuthenticatedClient, now: Date): Effect.Effect<void, SlowDown> =>
+    /** Admits the request under the client's rate limit, or fails with `slow_down` and the exact Retry-After. */
+    const countRequest = (clientKey: string, secretId: string | null, now: Date) =>
       Effect.gen(function* () {
-        const second = bucketStart(now)
-        const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
-        const usedBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS)
-        const result = yield* Db.query((db) =>
-          sql<{
-            readonly requestCount: number | string
-            readonly bucketStart: Date | null
-            readonly bucketCount: number | string | null
-          }>`
-            with settings as (select set_config('synchronous_commit', 'off', true)),
-            counted as (
-              insert into token_rate_windows (client_id, window_start, request_count)
-              select ${client.clientId}, ${second}, 1 from settings
-              on conflict (client_id, window_start)
-              do update set request_count = token_rate_windows.request_count + 1
-              returning window_start, request_count
-            ),
-            swept as (
-              delete from token_rate_windows
-              where client_id = ${client.clientId} and window_start in (
-                select w.window_start from token_rate_windows w
-                where w.client_id = ${client.clientId} and w.window_start <= ${edge}
-                for update skip locked
-              )
-            ),
-            used as (
-              update application_secrets set last_used_at = ${now}
-              where id = ${client.secretId} and (last_used_at is null or last_used_at <= ${usedBefore})
-            )
-            select
-              counted.request_count as "requestCount",
-              w.window_start as "bucketStart",
-              w.request_count as "bucketCount"
-            from counted
-            left join token_rate_windows w
-              on w.client_id = ${client.clientId} and w.window_start > ${edge}
-              and w.window_start <> counted.window_start
-          `.execute(db)
-        )
-        const first = result.rows[0]
-        if (first === undefined) return yield* Effect.die(new Error("the rate-limit statement returned no row"))
-        const currentCount = Number(first.requestCount)
-        if (currentCount === 1 && randomInt(SWEEP_ONE_IN) === 0) yield* sweepRateWindows(edge)
+        const admission = yield* rateLimits.admit(clientKey, secretId, now)
+        if (admission.admitted) return
         const verdict = judgeRequestRate({
           limit: TOKEN_RATE_LIMIT,
           windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
           now,
-          currentCount,
-          otherBuckets: result.rows.flatMap((row) =>
-            row.bucketStart === null ? [] : [{ start: row.bucketStart, count: Number(row.bucketCount) }]
-          )
+          admittedAt: admission.admittedAt
         })
-        if (!verdict.allowed) return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
-      }).pipe(Effect.catchTag("SqlError", Effect.die), Effect.provideService(Db.Db, db))
+        if (verdict.allowed) return yield* Effect.die(new Error("the rate-limit statement and judgeRequestRate disagree"))
+        return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
+      })
 
-    const sign = (client: AuthenticatedClient, now: Date) =>
+    const importAppKey = (appId: string, kid: string, jwk: Record<string, unknown>) => {
+      const cacheKey = `${appId} ${kid}`
+      const known = appKeys.get(cacheKey)
+      if (known !== undefined) return Effect.succeed(known)
+      return Effect.tryPromise({
+        try: () => importJWK(jwk as JWK, "ES256") as Promise<CryptoKey>,
+        catch: () => assertionRefused("assertion_signature")
+      }).pipe(
+        Effect.tap((key) =>
+          Effect.sync(() => {
+            if (appKeys.size >= APP_KEY_CACHE_MAX_ENTRIES) appKeys.clear()
+            appKeys.set(cacheKey, key)
+          })
+        )
+      )
+    }
+
+    const authenticateInstallation = (request: InstallationTokenRequest, now: Date) =>
+      Effect.gen(function* () {
+        const assertion = request.clientAssertion
+        const header = yield* Effect.try({
+          try: () => decodeProtectedHeader(assertion),
+          catch: () => assertionRefused("assertion_malformed")
+        })
+        const { kid } = yield* judgeAssertionHeader(header)
+        const unverified = yield* Effect.try({
+          try: () => decodeJwt(assertion),
+          catch: () => assertionRefused("assertion_malformed")
+        })
+        const appId = unverified.iss
+        if (typeof appId !== "string" || !isWellFormedClientId(appId)) {
+          return yield* Effect.fail(assertionRefused("assertion_malformed"))
+        }
+        const found = yield* apps.activeKeyAndInstallation(
+          appId,
+          kid,
+          isUuid(request.installationId) ? request.installationId : null
+        )
+        if (found === undefined) return yield* Effect.fail(assertionRefused("assertion_signature"))
+        const key = yield* importAppKey(appId, kid, found.publicJwk)
+        const { payload } = yield* Effect.tryPromise({
+          try: () => compactVerify(assertion, key, { algorithms: [SIGNING_ALGORITHM] }),
+          catch: () => assertionRefused("assertion_signature")
+        })
+        const claims = yield* Effect.try({
+          try: (): unknown => JSON.parse(utf8.decode(payload)),
+          catch: () => assertionRefused("assertion_malformed")
+        })
+        const accepted = yield* judgeAssertionClaims(claims, {
+          appId,
+          clientId: Option.getOrUndefined(request.clientId),
+          tokenEndpoint,
+          issuer: config.authUrl,
+          now
+        })
+        const fresh = yield* consumed.consume(appId, accepted.jti, new Date(accepted.exp * 1000), now)
+        if (!fresh) return yield* Effect.fail(assertionRefused("assertion_replayed"))
+        if (randomInt(FORGET_ONE_IN) === 0) {
+          yield* consumed.forgetExpired(new Date(now.getTime() - CONSUMED_JTI_RETENTION_SECONDS * 1000))
+        }
+        return { appId, installation: found }
+      })
+
+    const sign = (grantee: Grantee, now: Date) =>
       Effect.gen(function* () {
         const key = yield* signingKeys.current
         const claims = buildClaims({
           issuer: config.authUrl,
           audience: config.baseUrl,
-          clientId: client.clientId,
-          subject: client.applicationId,
-          organizationId: client.organizationId,
-          roles: client.roles,
-          contexts: client.contexts,
+          clientId: grantee.clientId,
+          subject: grantee.subject,
+          organizationId: grantee.organizationId,
+          roles: grantee.roles,
+          contexts: grantee.contexts,
           jti: randomUUID(),
           now
         })
-        return yield* Effect.promise(() =>
+        const accessToken = yield* Effect.promise(() =>
           new SignJWT({ ...claims })
             .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid })
             .sign(key.privateKey)
         )
+        return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
       })
 
-    const issueClientCredentials = (request: ClientCredentialsRequest) =>
+    const issueClientCredentials = (request: ClientCredentialsRequest, now: Date) =>
+      Effect.gen(function* () {
+        const { grantee, secretId } = yield* authenticateApplication(request)
+        yield* countRequest(grantee.clientId, secretId, now)
+        return yield* sign(grantee, now)
+      })
+
+    const issueInstallationToken = (request: InstallationTokenRequest, now: Date) =>
+      Effect.gen(function* () {
+        const { appId, installation } = yield* authenticateInstallation(request, now)
+        yield* countRequest(appId, null, now)
+        if (
+          installation.installationId === null ||
+          installation.organizationId === null ||
+          installation.roles === null ||
+          installation.status !== "active"
+        ) {
+          return yield* Effect.fail(new InvalidGrant())
+        }
+        return yield* sign(
+          {
+            subject: installation.installationId,
+            clientId: appId,
+            organizationId: installation.organizationId,
+            roles: installation.roles as ReadonlyArray<Role>,
+            contexts: installation.contexts.map((context) => context.operationalContextId)
+          },
+          now
+        )
+      })
+
+    const issue: TokenIssuerShape["issue"] = (request) =>
       Effect.gen(function* () {
         const now = new Date(yield* Clock.currentTimeMillis)
-        const client = yield* authenticate(request)
-        yield* countRequest(client, now)
-        const accessToken = yield* sign(client, now)
-        return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
+        return yield* request._tag === "ClientCredentialsRequest"
+          ? issueClientCredentials(request, now)
+          : issueInstallationToken(request, now)
       }).pipe(
         Effect.tapError((error) =>
           Effect.logDebug("token request refused").pipe(
             Effect.annotateLogs({ error: error.error, reason: error._tag === "InvalidClient" ? error.reason : "" })
           )
         ),
-        Effect.provideService(Db.Db, db)
+        Effect.provideService(Db.Db, db),
+        Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag } })
       )
-
-    const issue: TokenIssuerShape["issue"] = (request) =>
-      (request._tag === "ClientCredentialsRequest"
-        ? issueClientCredentials(request)
-        : // Connector installations arrive in a later issue: no app key exists that could verify an assertion.
-          Effect.fail(new InvalidClient({ authenticationMethod: "private_key_jwt", reason: "assertion_signature" }))
-      ).pipe(Effect.withSpan("TokenIssuer.issue", { attributes: { grant: request._tag } }))
 
     return { issue } satisfies TokenIssuerShape
   }),
-  dependencies: [SigningKeys.Default]
+  dependencies: [
+    SigningKeys.Default,
+    ApplicationRepository.Default,
+    ConnectorAppRepository.Default,
+    ConsumedAssertionRepository.Default,
+    TokenRateLimitRepository.Default
+  ]
 }) {}

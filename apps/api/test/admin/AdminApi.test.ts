@@ -140,6 +140,9 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       { method: "POST", path: "/api/applications", body: { name: "x" } },
       { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets` },
       { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/disable` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/enable` },
+      { method: "PUT", path: `/api/applications/${OTHER_UUID}/grant`, body: { roles: [] } },
       { method: "GET", path: "/api/audit-log" },
       { method: "GET", path: "/api/billing/overview" },
       { method: "GET", path: "/api/billing/invoice-runs" },
@@ -276,6 +279,35 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       const token = await basicToken(app.authUrl, created.body.application.application.clientId, second.body.secret)
       expect(token.status).toBe(401)
     })
+
+    it("disables an Application (its secret stops getting tokens), enables it again, and changes its grant", async () => {
+      const created = await createApplication({ name: "Toggle", roles: ["billing"], contextIds: [org.rootId] })
+      const { id, clientId } = created.body.application.application
+      const secret = created.body.secret.secret
+      const disabled = await adminCall(url(`/api/applications/${id}/disable`), session, { method: "POST" })
+      expect(disabled.status).toBe(200)
+      expect(disabled.body.application).toMatchObject({ status: "disabled" })
+      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(401)
+      const enabled = await adminCall(url(`/api/applications/${id}/enable`), session, { method: "POST" })
+      expect(enabled.body.application.status).toBe("active")
+      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(200)
+
+      const changed = await adminCall(url(`/api/applications/${id}/grant`), session, {
+        method: "PUT",
+        body: { roles: ["signing", "booking"], contextIds: [org.propertyId] }
+      })
+      expect(changed.status).toBe(200)
+      expect(changed.body.application.roles).toEqual(["signing", "booking"])
+      expect(changed.body.contextIds).toEqual([org.propertyId])
+      const foreign = await adminCall(url(`/api/applications/${id}/grant`), session, {
+        method: "PUT",
+        body: { roles: ["billing"], contextIds: [other.rootId] }
+      })
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.issues).toEqual([{ path: "/contextIds/0", message: "is not an operational context of your organization" }])
+      const otherOrgs = await adminCall(url(`/api/applications/${otherApplicationId}/disable`), session, { method: "POST" })
+      expect(otherOrgs.status).toBe(404)
+    })
   })
 
   describe("every change writes the audit log", () => {
@@ -284,9 +316,9 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       const count = (action: string) => app.run(auditCount(org.organizationId, action))
       const before = {
         signedIn: await count("operator.signed_in"),
-        created: await count("application.created"),
-        issued: await count("application.secret_issued"),
-        revoked: await count("application.secret_revoked"),
+        created: await count("identity.application.created"),
+        issued: await count("identity.application.secret_issued"),
+        revoked: await count("identity.application.secret_revoked"),
         signedOut: await count("operator.signed_out")
       }
       const created = await createApplication({ name: "Audited", roles: ["signing"], contextIds: [org.rootId] }, own)
@@ -295,15 +327,15 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       await adminCall(url(`/api/applications/${id}/secrets/${issued.body.id}/revoke`), own, { method: "POST" })
       const signOut = await adminCall(url("/api/session"), own, { method: "DELETE" })
       expect(signOut.status).toBe(204)
-      expect(await count("application.created")).toBe(before.created + 1)
-      expect(await count("application.secret_issued")).toBe(before.issued + 2)
-      expect(await count("application.secret_revoked")).toBe(before.revoked + 1)
+      expect(await count("identity.application.created")).toBe(before.created + 1)
+      expect(await count("identity.application.secret_issued")).toBe(before.issued + 2)
+      expect(await count("identity.application.secret_revoked")).toBe(before.revoked + 1)
       expect(await count("operator.signed_out")).toBe(before.signedOut + 1)
       expect(before.signedIn).toBeGreaterThan(0)
 
       const log = await adminCall(url(`/api/audit-log?targetId=${id}`), session)
       expect(log.body.items).toEqual([
-        expect.objectContaining({ action: "application.created", actorType: "operator", actorId: me.id, actorLabel: me.email })
+        expect.objectContaining({ action: "identity.application.created", actorType: "operator", actorId: me.id, actorLabel: me.email })
       ])
       const signedOut = await adminCall(url("/api/audit-log?action=operator.signed_out&limit=1"), session)
       expect(signedOut.body.items[0]).toMatchObject({ actorId: me.id, requestId: signOut.headers.get("x-request-id") })

@@ -131,6 +131,19 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await expect.poll(() => page.getByText(`…${secret.slice(-4)}`).isVisible()).toBe(true)
   })
 
+  it("disables and enables the Application, and changes its roles", async () => {
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Disable" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("disabled")
+    await page.getByRole("button", { name: "Enable" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("active")
+    await page.getByText("Change roles and contexts").click()
+    await page.getByLabel(/Signing —/).check()
+    await page.getByRole("button", { name: "Save roles and contexts" }).click()
+    await expect.poll(() => page.getByText("billing, signing").isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "application-detail.png"), fullPage: true })
+  })
+
   it("refuses a change that lacks the CSRF token, though the session cookie goes with it", async () => {
     const status = await page.evaluate(async (rootContextId) => {
       const response = await fetch("/api/applications", {

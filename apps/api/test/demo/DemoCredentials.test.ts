@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { isWellFormedSecret } from "@propline/identity/ClientSecret"
-import { type Effect, ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -14,7 +14,8 @@ import {
   printDemoBanner
 } from "../../src/demo/DemoCredentials.js"
 import { type DemoSeed, seedDemoData } from "../../src/demo/DemoData.js"
-import { revokeSecret, secretDigest } from "../../src/identity/Applications.js"
+import { ApplicationService, secretDigest } from "../../src/identity/ApplicationService.js"
+import { ControlledClock } from "../identity/IdentityTestHost.js"
 
 const NOW = new Date("2026-11-22T10:00:00.000Z")
 const AUTH_URL = "http://localhost:4000"
@@ -28,17 +29,17 @@ describe.each(TestDatabase.kinds())("ensureDemoCredentials on %s", (kind) => {
   let scratch: string
   let dataDir: string
   let filePath: string
-  let clock = NOW.getTime()
+  // Each call a minute later, so secrets are ordered by their creation time.
+  const clock = new ControlledClock(NOW)
   const ensure = (urls: { readonly authUrl?: string; readonly baseUrl?: string } = {}) => {
-    clock += 60_000
+    clock.advance("1 minute")
     return run(
       ensureDemoCredentials({
         dataDir,
         authUrl: urls.authUrl ?? AUTH_URL,
         baseUrl: urls.baseUrl ?? BASE_URL,
-        seed,
-        now: new Date(clock)
-      })
+        seed
+      }).pipe(Effect.withClock(clock))
     )
   }
 
@@ -154,13 +155,17 @@ describe.each(TestDatabase.kinds())("ensureDemoCredentials on %s", (kind) => {
       expect(audit).toContainEqual({
         actorType: "system",
         actorId: "demo-credentials",
-        action: "application.secret_revoked"
+        action: "identity.application.secret_revoked"
       })
     })
 
     it("replace a file whose secret was revoked", async () => {
       const [current] = (await activeSecrets()).slice(-1)
-      await run(revokeSecret({ secretId: current?.id ?? "", actor: { type: "operator", id: "op" }, now: NOW }))
+      await run(
+        Effect.flatMap(ApplicationService, (applications) =>
+          applications.revokeSecret(seed.applicationId, current?.id ?? "", { type: "operator", id: "op" })
+        ).pipe(Effect.provide(ApplicationService.Default))
+      )
       const revoked = (await readJson())["client_secret"]
       const fresh = await ensure()
       expect(fresh.client_secret).not.toBe(revoked)

@@ -516,7 +516,7 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
           id: tenant.applicationId,
           clientId: tenant.clientId,
           name: DEMO_APPLICATION_NAME,
-          roles: ["billing", "booking"],
+          roles: ["billing", "booking", "signing"],
           status: "active",
           organizationId: tenant.organizationId
         })

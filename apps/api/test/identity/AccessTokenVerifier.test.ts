@@ -134,13 +134,16 @@ describe.each(TestDatabase.kinds())("access token verification on %s", (kind) =>
       })
     )
 
-    it.effect("refuses a wrong audience, a wrong issuer, an expired and a not-yet-valid token", () =>
+    it.effect("refuses a wrong audience, a wrong issuer, a lifetime over 600 s, an expired and a not-yet-valid token", () =>
       Effect.gen(function* () {
         yield* start
         const app = yield* newApplication()
         const cases: ReadonlyArray<readonly [JWTPayload, string]> = [
           [{ aud: "https://elsewhere.test" }, "wrong_audience"],
-          [{ aud: [API_URL, "https://elsewhere.test"] }, "malformed"],
+          [{ aud: ["https://elsewhere.test"] }, "wrong_audience"],
+          [{ iat: NOW_SECONDS, exp: NOW_SECONDS + 365 * 24 * 3600 }, "lifetime"],
+          [{ iat: NOW_SECONDS, exp: NOW_SECONDS + 601 }, "lifetime"],
+          [{ ctx: ["not-a-uuid"] }, "malformed"],
           [{ iss: "https://evil.test" }, "wrong_issuer"],
           [{ iat: NOW_SECONDS - 1200, exp: NOW_SECONDS - 600 }, "expired"],
           [{ iat: NOW_SECONDS - 600 - CLOCK_LEEWAY_SECONDS, exp: NOW_SECONDS - CLOCK_LEEWAY_SECONDS }, "expired"],
@@ -155,6 +158,11 @@ describe.each(TestDatabase.kinds())("access token verification on %s", (kind) =>
         // The same claims unchanged are accepted: the refusals above are for the overridden claim alone.
         const valid = yield* signWithRealKey(validClaims(app))
         expect((yield* Effect.flatMap(AccessTokenVerifier, (verifier) => verifier.verify(valid))).clientId).toBe(
+          app.clientId
+        )
+        // RFC 7519 4.1.3: an audience array that contains ours is ours.
+        const inArray = yield* signWithRealKey({ ...validClaims(app), aud: ["https://elsewhere.test", API_URL] })
+        expect((yield* Effect.flatMap(AccessTokenVerifier, (verifier) => verifier.verify(inArray))).clientId).toBe(
           app.clientId
         )
       })

@@ -12,7 +12,7 @@ import { Clock, Context, Duration, Effect, Layer, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { AppConfig, make as makeConfig } from "../../src/AppConfig.js"
-import * as Applications from "../../src/identity/Applications.js"
+import { ApplicationService } from "../../src/identity/ApplicationService.js"
 import { IdentityHttpApp, IdentityLive } from "../../src/identity/IdentityRouter.js"
 
 /** The frozen time of every test, mid-second and mid-minute, so boundaries are crossed only on purpose. */
@@ -132,13 +132,16 @@ export interface ApplicationFixture {
   readonly secret: string
 }
 
-const system = { type: "system", id: "identity-tests" } as const
+/** The actor of every fixture change. */
+export const system = { type: "system", id: "identity-tests" } as const
 
-export const newApplication = (
-  options: { readonly roles?: ReadonlyArray<"billing" | "signing" | "booking"> } = {}
-): Effect.Effect<ApplicationFixture, never, Db.Db> =>
+/** Runs `f` with the operator's Application commands, provided here. */
+export const withApplications = <A, E, R>(f: (applications: ApplicationService) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(ApplicationService, f).pipe(Effect.provide(ApplicationService.Default))
+
+/** A new organization with its root operational context, written straight into the database. */
+export const newOrganization = (now: Date = FROZEN_AT) =>
   Effect.gen(function* () {
-    const now = FROZEN_AT
     const organizationId = randomUUID()
     const contextId = randomUUID()
     yield* Db.query((db) =>
@@ -161,15 +164,21 @@ export const newApplication = (
         })
         .execute()
     )
-    const application = yield* Applications.createApplication({
-      organizationId,
-      name: "ERP connector",
-      roles: options.roles ?? ["billing", "signing"],
-      contextIds: [contextId],
-      actor: system,
-      now
-    })
-    const { secret, secretId } = yield* Applications.issueSecret({ applicationId: application.id, actor: system, now })
+    return { organizationId, contextId }
+  }).pipe(Effect.orDie)
+
+export const newApplication = (
+  options: { readonly roles?: ReadonlyArray<"billing" | "signing" | "booking"> } = {}
+): Effect.Effect<ApplicationFixture, never, Db.Db> =>
+  Effect.gen(function* () {
+    const { contextId, organizationId } = yield* newOrganization()
+    const application = yield* withApplications((applications) =>
+      applications.create(
+        { organizationId, name: "ERP connector", roles: options.roles ?? ["billing", "signing"], contextIds: [contextId] },
+        system
+      )
+    )
+    const { secret, secretId } = yield* withApplications((applications) => applications.issueSecret(application.id, system))
     return {
       organizationId,
       contextId,
@@ -181,19 +190,16 @@ export const newApplication = (
   }).pipe(Effect.orDie)
 
 export const issueSecret = (applicationId: string) =>
-  Applications.issueSecret({ applicationId, actor: system, now: FROZEN_AT })
+  withApplications((applications) => applications.issueSecret(applicationId, system))
 
-export const revokeSecret = (secretId: string) =>
-  Applications.revokeSecret({ secretId, actor: system, now: FROZEN_AT }).pipe(Effect.asVoid)
+export const revokeSecret = (applicationId: string, secretId: string) =>
+  withApplications((applications) => applications.revokeSecret(applicationId, secretId, system)).pipe(
+    Effect.orDie,
+    Effect.asVoid
+  )
 
 export const disableApplication = (applicationId: string) =>
-  Db.query((db) =>
-    db
-      .updateTable("applications")
-      .set({ status: "disabled", disabledAt: FROZEN_AT, updatedAt: FROZEN_AT })
-      .where("id", "=", applicationId)
-      .execute()
-  ).pipe(Effect.orDie, Effect.asVoid)
+  withApplications((applications) => applications.disable(applicationId, system)).pipe(Effect.orDie, Effect.asVoid)
 
 /** application/x-www-form-urlencoded as RFC 6749 Appendix B and oauth4webapi write it (`_` is `%5F`). */
 export const formUrlEncode = (text: string): string =>

@@ -5,12 +5,10 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { TOKEN_RATE_WINDOW_SECONDS, windowEdge } from "@propline/identity/RateLimitWindow"
 import { Effect } from "effect"
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import * as oauth from "oauth4webapi"
-import { sweepRateWindows } from "../../src/identity/TokenIssuer.js"
 import {
   API_URL,
   type ApplicationFixture,
@@ -50,12 +48,13 @@ const expectError = (reply: Reply, status: number, error: string) => {
 // The start of the second holding `at`, in epoch milliseconds.
 const secondOf = (at: Date) => Math.floor(at.getTime() / 1000) * 1000
 
-const rateWindowCount = (clientId: string) =>
+// The client's admissions in the rate-limit window, as milliseconds from FROZEN_AT, in the order recorded.
+const admissionsOf = (clientId: string) =>
   Db.query((db) =>
-    db.selectFrom("tokenRateWindows").select(["windowStart", "requestCount"]).where("clientId", "=", clientId).execute()
+    db.selectFrom("tokenRateLimits").select("admittedAt").where("clientId", "=", clientId).executeTakeFirst()
   ).pipe(
     Effect.orDie,
-    Effect.map((rows) => rows.reduce((sum, row) => sum + Number(row.requestCount), 0))
+    Effect.map((row) => (row?.admittedAt ?? []).map((at) => new Date(at).getTime() - FROZEN_AT.getTime()))
   )
 
 describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
@@ -243,7 +242,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           const app = yield* newApplication()
           const reply = yield* postToken(`${post(app)}&padding=${"a".repeat(17 * 1024)}`)
           expectError(reply, 400, "invalid_request")
-          const before = yield* rateWindowCount(app.clientId)
+          const before = (yield* admissionsOf(app.clientId)).length
           expect(before).toBe(0)
         })
       )
@@ -324,7 +323,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         ["another Application's client id", (app) =>
           Effect.map(newApplication(), (other) => ({ clientId: other.clientId, secret: app.secret }))],
         ["revoked secret", (app) =>
-          Effect.as(revokeSecret(app.secretId), { clientId: app.clientId, secret: app.secret })],
+          Effect.as(revokeSecret(app.applicationId, app.secretId), { clientId: app.clientId, secret: app.secret })],
         ["disabled Application", (app) =>
           Effect.as(disableApplication(app.applicationId), { clientId: app.clientId, secret: app.secret })],
         ["malformed secret", (app) => Effect.succeed({ clientId: app.clientId, secret: "hunter2" })],
@@ -353,7 +352,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
             bodies.add(afterPost.text)
 
             // Failed authentication counts against no one (decisions 3).
-            expect(yield* rateWindowCount(app.clientId), name).toBe(0)
+            expect((yield* admissionsOf(app.clientId)).length, name).toBe(0)
           }
           expect([...bodies]).toEqual([
             JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed." })
@@ -410,7 +409,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         })
       )
 
-      it.effect("any client assertion: connector installations do not exist yet", () =>
+      it.effect("an assertion without a kid, for an installation that does not exist (see InstallationGrant.test.ts)", () =>
         Effect.gen(function* () {
           const reply = yield* postToken(
             "grant_type=urn:service:params:oauth:grant-type:installation-token" +
@@ -431,8 +430,10 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           expect((yield* postToken(post(app))).status).toBe(200)
           expect((yield* postToken(post(app, second.secret))).status).toBe(200)
           const third = yield* Effect.flip(issueSecret(app.applicationId))
-          expect(third._tag).toBe("SecretLimitReached")
-          expect(third.code).toBe("APPLICATION_SECRET_LIMIT_REACHED")
+          expect(third._tag === "SecretLimitReached" && [third.code, third.status]).toStrictEqual([
+            "APPLICATION_SECRET_LIMIT_REACHED",
+            400
+          ])
         })
       )
 
@@ -441,7 +442,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           const app = yield* newApplication()
           const second = yield* issueSecret(app.applicationId).pipe(Effect.orDie)
           expect((yield* postToken(post(app))).status).toBe(200)
-          yield* revokeSecret(app.secretId)
+          yield* revokeSecret(app.applicationId, app.secretId)
           expectError(yield* postToken(post(app)), 401, "invalid_client")
           expect((yield* postToken(post(app, second.secret))).status).toBe(200)
           // With one secret revoked, a new one may be issued again.
@@ -450,7 +451,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
       )
     })
 
-    describe("slow_down (429): more than 60 requests for one client in 60 seconds (to the second)", () => {
+    describe("slow_down (429): more than 60 requests for one client in any 60 seconds (to the millisecond)", () => {
       // Runs `body` and puts the clock back to FROZEN_AT whatever happens.
       const withClock = <A, E, R>(body: (clock: ControlledClock) => Effect.Effect<A, E, R>) =>
         Effect.flatMap(TestHost, (host) =>
@@ -460,31 +461,18 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         expectError(reply, 429, "slow_down")
         expect(reply.headers.get("retry-after")).toBe(String(retryAfterSeconds))
       }
-      const seedRows = (clientId: string, rows: ReadonlyArray<readonly [secondsFromNow: number, count: number]>) =>
+      // Admissions another instance recorded, as milliseconds from FROZEN_AT.
+      const seedAdmissions = (clientId: string, offsets: ReadonlyArray<number>) =>
         Db.query((db) =>
           db
-            .insertInto("tokenRateWindows")
-            .values(rows.map(([offset, requestCount]) => ({
+            .insertInto("tokenRateLimits")
+            .values({
               clientId,
-              windowStart: new Date(secondOf(FROZEN_AT) + offset * 1000),
-              requestCount
-            })))
+              admittedAt: offsets.map((offset) => new Date(FROZEN_AT.getTime() + offset)),
+              lastAdmissionId: randomUUID()
+            })
             .execute()
         ).pipe(Effect.orDie)
-      const rowsOf = (clientId: string) =>
-        Db.query((db) =>
-          db
-            .selectFrom("tokenRateWindows")
-            .select(["windowStart", "requestCount"])
-            .where("clientId", "=", clientId)
-            .orderBy("windowStart")
-            .execute()
-        ).pipe(
-          Effect.orDie,
-          Effect.map((rows) =>
-            rows.map((row) => [(row.windowStart.getTime() - secondOf(FROZEN_AT)) / 1000, Number(row.requestCount)])
-          )
-        )
 
       it.effect("the 61st request in 60 s is refused with the exact Retry-After; another client is unaffected", () =>
         withClock((clock) =>
@@ -492,21 +480,39 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
             const app = yield* newApplication()
             const other = yield* newApplication()
             for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
-            // All 61 are in the current second, which leaves the window 60 s from now.
+            // All 60 arrived now: the 61st waits the whole window.
             expectSlowDown(yield* postToken(post(app)), 60)
             expect((yield* postToken(post(other))).status).toBe(200)
 
-            // 1 ms before the 60 s are up the window still holds them (and now this refused request too).
+            // 1 ms before the 60 s are up the window still holds all 60.
             clock.advance("59999 millis")
             expectSlowDown(yield* postToken(post(app)), 1)
-            // Retry-After was exact: one second later the first second has left the window.
+            // Retry-After was exact, and the refused requests did not push it further.
             clock.advance("1 millis")
             expect((yield* postToken(post(app))).status).toBe(200)
           })
         )
       )
 
-      it.effect("the reviewer's case: 60 in the first 0.5 s of a minute, then 60 more 99.5 s later, all allowed", () =>
+      it.effect("the window is exact: 60 at x.990 s, then none until 60 s later to the millisecond", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const app = yield* newApplication()
+            const start = new Date(secondOf(FROZEN_AT) + 990)
+            clock.set(start)
+            for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
+            // 59.1 s later, in another whole second: still within 60 s of all 60.
+            clock.set(new Date(start.getTime() + 59_100))
+            expectSlowDown(yield* postToken(post(app)), 1)
+            clock.set(new Date(start.getTime() + 59_999))
+            expectSlowDown(yield* postToken(post(app)), 1)
+            clock.set(new Date(start.getTime() + 60_000))
+            expect((yield* postToken(post(app))).status).toBe(200)
+          })
+        )
+      )
+
+      it.effect("an earlier review's case: 60 in the first 0.5 s of a minute, then 60 more 99.5 s later, all allowed", () =>
         withClock((clock) =>
           Effect.gen(function* () {
             const app = yield* newApplication()
@@ -524,67 +530,66 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
         )
       )
 
-      it.effect("spread out, one a second: all allowed; a second one in the 60th second waits exactly 2 s", () =>
+      it.effect("spread out, one a second: all allowed; one more in between waits until the oldest is 60 s old", () =>
         withClock((clock) =>
           Effect.gen(function* () {
             const app = yield* newApplication()
-            for (let i = 0; i <= 60; i++) {
+            for (let i = 0; i < 60; i++) {
               expect((yield* postToken(post(app))).status, `second ${i}`).toBe(200)
-              if (i < 60) clock.advance("1 second")
+              clock.advance("1 second")
             }
-            // The window (seconds 1 to 60) holds 59 + 2: two must leave, the second of them 2 s from now.
-            expectSlowDown(yield* postToken(post(app)), 2)
-            clock.advance("2 seconds")
+            // Admissions at 0..59 s; now is 60 s: the one at 0 s just left, so one more fits.
+            expect((yield* postToken(post(app))).status).toBe(200)
+            clock.advance("300 millis")
+            // Admissions at 1..60 s; the oldest is 59.3 s old.
+            expectSlowDown(yield* postToken(post(app)), 1)
+            clock.advance("700 millis")
             expect((yield* postToken(post(app))).status).toBe(200)
           })
         )
       )
 
-      it.effect("counts what other requests (any instance) left in the database for the last 60 s", () =>
+      it.effect("counts admissions other instances recorded in the last 60 s, and forgets older ones", () =>
         withClock((clock) =>
           Effect.gen(function* () {
             const app = yield* newApplication()
-            yield* seedRows(app.clientId, [[-59, 50], [-30, 9]])
-            expect((yield* postToken(post(app))).status).toBe(200) // 50 + 9 + 1 = 60
-            // 61: the 50 of 59 s ago leave the window in 1 s.
+            // 50 at −59.5 s, 9 at −30 s, 5 over a minute old, one exactly 60 s old (out), one 2 s ahead (an
+            // instance whose clock is ahead: it counts).
+            yield* seedAdmissions(app.clientId, [
+              -3_600_000, -61_000, -60_500, -60_001, -60_000,
+              ...Array.from({ length: 50 }, () => -59_500),
+              ...Array.from({ length: 8 }, () => -30_000),
+              2_000
+            ])
+            expect((yield* postToken(post(app))).status).toBe(200) // 50 + 8 + 1 + this = 60
+            expect(yield* admissionsOf(app.clientId)).toEqual([
+              ...Array.from({ length: 50 }, () => -59_500),
+              ...Array.from({ length: 8 }, () => -30_000),
+              2_000,
+              0
+            ])
+            // The 50 at −59.5 s leave the window in 0.5 s.
             expectSlowDown(yield* postToken(post(app)), 1)
-            clock.advance("1 second")
+            clock.advance("500 millis")
             expect((yield* postToken(post(app))).status).toBe(200)
+            expect((yield* admissionsOf(app.clientId)).length).toBe(11)
           })
         )
       )
 
-      it.effect("after the window passes, requests are allowed again and the client's old rows are deleted", () =>
+      it.effect("after the window passes, requests are allowed again and old admissions are forgotten", () =>
         withClock((clock) =>
           Effect.gen(function* () {
             const app = yield* newApplication()
             for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
             for (let i = 1; i <= 5; i++) expectSlowDown(yield* postToken(post(app)), 60)
+            // Refused requests are not recorded.
+            expect((yield* admissionsOf(app.clientId)).length).toBe(60)
             clock.advance("10 minutes")
             for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
-            expect(yield* rowsOf(app.clientId)).toEqual([[600, 60]])
+            expect(yield* admissionsOf(app.clientId)).toEqual(Array.from({ length: 60 }, () => 600_000))
           })
         )
-      )
-
-      it.effect("each request deletes its client's rows at or before the window's edge and keeps the window's", () =>
-        Effect.gen(function* () {
-          const app = yield* newApplication()
-          // A row 2 s ahead: written by an instance whose clock is ahead; it counts.
-          yield* seedRows(app.clientId, [[-3600, 5], [-61, 5], [-60, 5], [-59, 5], [-1, 5], [2, 5]])
-          expect((yield* postToken(post(app))).status).toBe(200) // 5 + 5 + 5 + 1 = 16
-          expect(yield* rowsOf(app.clientId)).toEqual([[-59, 5], [-1, 5], [0, 1], [2, 5]])
-        })
-      )
-
-      it.effect("the sweep deletes every client's rows at or before the window's edge", () =>
-        Effect.gen(function* () {
-          const clients = [`sweep_a_${randomUUID()}`, `sweep_b_${randomUUID()}`]
-          for (const clientId of clients) yield* seedRows(clientId, [[-90, 1], [-61, 2], [-60, 3], [-59, 4], [0, 5]])
-          const deleted = yield* sweepRateWindows(windowEdge(FROZEN_AT, TOKEN_RATE_WINDOW_SECONDS))
-          expect(deleted).toBeGreaterThanOrEqual(6)
-          for (const clientId of clients) expect(yield* rowsOf(clientId)).toEqual([[-59, 4], [0, 5]])
-        })
       )
 
       it.effect("requests that fail authentication count against no one", () =>
@@ -593,9 +598,23 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           for (let i = 0; i < 10; i++) {
             expectError(yield* postToken(post(app, `service_sk_${"B".repeat(43)}`)), 401, "invalid_client")
           }
-          expect(yield* rateWindowCount(app.clientId)).toBe(0)
+          expect((yield* admissionsOf(app.clientId)).length).toBe(0)
           for (let i = 1; i <= 60; i++) expect((yield* postToken(post(app))).status, `request ${i}`).toBe(200)
           expectSlowDown(yield* postToken(post(app)), 60)
+        })
+      )
+
+      it.effect("70 concurrent requests of one client: exactly 60 are admitted", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const replies = yield* Effect.all(
+            Array.from({ length: 70 }, () => postToken(post(app))),
+            { concurrency: "unbounded" }
+          )
+          const statuses = replies.map((reply) => reply.status)
+          expect(statuses.filter((status) => status === 200).length).toBe(60)
+          expect(statuses.filter((status) => status === 429).length).toBe(10)
+          expect((yield* admissionsOf(app.clientId)).length).toBe(60)
         })
       )
 
@@ -607,7 +626,7 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
             { concurrency: "unbounded" }
           )
           expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 20 }, () => 200))
-          expect(yield* rateWindowCount(app.clientId)).toBe(20)
+          expect((yield* admissionsOf(app.clientId)).length).toBe(20)
           const jtis = new Set(replies.map((reply) => {
             const token = json(reply)["access_token"] as string
             return JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString())["jti"] as string

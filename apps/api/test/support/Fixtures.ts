@@ -7,7 +7,7 @@ import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { unsentInvoiceColumns } from "../../src/billing/InvoiceRepository.js"
-import * as Applications from "../../src/identity/Applications.js"
+import { ApplicationService } from "../../src/identity/ApplicationService.js"
 
 export const NOW = new Date("2026-11-20T09:00:00.000Z")
 
@@ -222,17 +222,20 @@ export const approvedInvoice = (org: OrganizationFixture, options: { readonly or
 /** An Application with roles and granted contexts, and one secret. */
 export const application = (org: OrganizationFixture, options: { readonly roles?: ReadonlyArray<"billing" | "signing" | "booking">; readonly contextIds?: ReadonlyArray<string> } = {}) =>
   Effect.gen(function* () {
-    const app = yield* Applications.createApplication({
-      organizationId: org.organizationId,
-      name: `Test app ${randomUUID().slice(0, 8)}`,
-      roles: options.roles ?? ["billing"],
-      contextIds: options.contextIds ?? [org.rootId],
-      actor: { type: "system", id: "test" },
-      now: NOW
-    })
-    const { secret } = yield* Applications.issueSecret({ applicationId: app.id, actor: { type: "system", id: "test" }, now: NOW })
-    return { ...app, secret }
-  }).pipe(Effect.orDie)
+    const applications = yield* ApplicationService
+    const actor = { type: "system", id: "test" } as const
+    const app = yield* applications.create(
+      {
+        organizationId: org.organizationId,
+        name: `Test app ${randomUUID().slice(0, 8)}`,
+        roles: options.roles ?? ["billing"],
+        contextIds: options.contextIds ?? [org.rootId]
+      },
+      actor
+    )
+    const { secret } = yield* applications.issueSecret(app.id, actor)
+    return { id: app.id, clientId: app.clientId, secret }
+  }).pipe(Effect.orDie, Effect.provide(ApplicationService.Default))
 
 /** Row counts the refusal tests compare before and after. */
 export const counts = Db.query(async (db) => {

@@ -4,10 +4,16 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { type Effect, Layer, ManagedRuntime } from "effect"
+import { type Clock, type Effect, Layer, ManagedRuntime } from "effect"
+import { mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import * as AppConfig from "../../src/AppConfig.js"
 import { HostsLive } from "../../src/Hosts.js"
+import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
+import * as StorageConfig from "../../src/storage/StorageConfig.js"
+import type { UrlSigner } from "../../src/storage/UrlSigner.js"
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -23,12 +29,23 @@ export interface TestApp {
   readonly apiUrl: string
   readonly authUrl: string
   readonly adminUrl: string
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Db.Db>) => Promise<A>
+  /** Runs an effect inside the product: with its database, document storage, URL signer and configuration. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig>) => Promise<A>
   readonly dispose: () => Promise<void>
 }
 
-export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
+/**
+ * Starts both hosts over a fresh database of `kind`. With `clock`, every request of both hosts reads the time from
+ * it (a test moves it; nothing sleeps on it). Documents go to `options.storage` (an S3-compatible bucket in the
+ * storage suites), by default to a fresh directory on the local disk that `dispose` removes.
+ */
+export const start = async (
+  kind: Db.DbConfig["_tag"],
+  options: { readonly clock?: Clock.Clock; readonly storage?: StorageConfig.StorageChoice } = {}
+): Promise<TestApp> => {
   const database = await TestDatabase.create(kind)
+  const filesRoot = options.storage === undefined ? await mkdtemp(path.join(tmpdir(), "propline-files-")) : undefined
+  const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
   const apiPort = await freePort()
   const authPort = await freePort()
   const adminPort = await freePort()
@@ -41,10 +58,12 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
     adminUrl: `http://127.0.0.1:${adminPort}`,
     host: "127.0.0.1"
   })
-  const layer = HostsLive.pipe(
+  const hosts = HostsLive.pipe(
+    Layer.provideMerge(StorageConfig.layerWithSigner(storage, config.baseUrl)),
     Layer.provideMerge(Db.layer(database.config)),
     Layer.provideMerge(AppConfig.AppConfig.layer(config))
   )
+  const layer = options.clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(options.clock)))
   const runtime = ManagedRuntime.make(layer)
   await runtime.runtime()
   return {
@@ -55,6 +74,7 @@ export const start = async (kind: Db.DbConfig["_tag"]): Promise<TestApp> => {
     dispose: async () => {
       await runtime.dispose()
       await database.drop()
+      if (filesRoot !== undefined) await rm(filesRoot, { recursive: true, force: true })
     }
   }
 }

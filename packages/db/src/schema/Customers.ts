@@ -1,3 +1,5 @@
+import type { Generated } from "kysely"
+
 /** `customers`: the agents an organization bills (spec 2.1 recipientAgentId). */
 export interface CustomerTable {
   readonly id: string
@@ -45,6 +47,11 @@ export interface ContractTable {
   /** ISO date; null while open-ended. */
   endsOn: string | null
   status: "active" | "terminated"
+  /**
+   * Follows the contract's newest signing attempt: that attempt's status, or `unsent` before the first one
+   * (migration 20261123_0300_signing).
+   */
+  signingStatus: Generated<"unsent" | "queued" | "started" | "signed" | "declined" | "expired" | "failed" | "withdrawn">
   readonly createdAt: Date
   updatedAt: Date
 }

@@ -46,11 +46,69 @@ export interface SigningKeyTable {
 }
 
 /**
- * `token_rate_windows`: per-client token request counts in one-second buckets (`windowStart` is the second); the
- * last 60 buckets are the sliding window of spec 8 (60 requests per 60 s).
+ * `token_rate_limits`: the token rate limit's sliding window (spec 8: 60 requests per 60 s per client;
+ * `@propline/identity/RateLimitWindow`), one row per client: the arrivals of its admitted requests of the last
+ * 60 seconds (in the order recorded), and the random id of the last admission (how the upsert tells its caller whether it
+ * admitted this request). `clientId` is the client_id of an Application or the app id of a connector.
  */
-export interface TokenRateWindowTable {
+export interface TokenRateLimitTable {
   readonly clientId: string
-  readonly windowStart: Date
-  requestCount: number
+  admittedAt: Array<Date>
+  lastAdmissionId: string
+}
+
+/** `connector_apps`: a connector app, registered once (decisions 2); `id` is its app id, e.g. `acme-erp`. */
+export interface ConnectorAppTable {
+  readonly id: string
+  name: string
+  /** The https address an operator's Connect sends a connection reference to (decisions 8). */
+  setupUrl: string
+  readonly createdAt: Date
+  updatedAt: Date
+}
+
+/** `connector_app_keys`: an app's ES256 public keys; an assertion's `kid` picks one of the active ones. */
+export interface ConnectorAppKeyTable {
+  readonly appId: string
+  readonly kid: string
+  /** The public JWK (kty, crv, x, y, kid, alg ES256, use sig) as JSON. */
+  readonly publicJwk: Record<string, unknown>
+  status: "active" | "retired"
+  readonly addedAt: Date
+  retiredAt: Date | null
+}
+
+/**
+ * `installations`: a connector app installed into an organization, `active`, `suspended` or `removed`, with the
+ * roles its tokens carry. At most one installation of an app per organization is not removed (a partial unique key).
+ */
+export interface InstallationTable {
+  readonly id: string
+  readonly appId: string
+  readonly organizationId: string
+  status: "active" | "suspended" | "removed"
+  /** billing, signing, booking, and always integrations. */
+  roles: Array<string>
+  readonly createdAt: Date
+  updatedAt: Date
+  suspendedAt: Date | null
+  removedAt: Date | null
+}
+
+/** `installation_contexts`: operational contexts granted to an installation (each includes its subtree). */
+export interface InstallationContextTable {
+  readonly installationId: string
+  readonly operationalContextId: string
+}
+
+/**
+ * `consumed_assertions`: the `jti` of every accepted client assertion, keyed by app and `jti`, so an assertion works
+ * once across every instance (spec 5.3). A row may be forgotten once its assertion's `exp` plus the leeway (and a
+ * margin for clocks) has passed: the assertion is refused as expired from then on anyway.
+ */
+export interface ConsumedAssertionTable {
+  readonly appId: string
+  readonly jti: string
+  readonly expiresAt: Date
+  readonly consumedAt: Date
 }

@@ -13,9 +13,8 @@
  *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
  *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
  *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
- *   runs (`TokenIssuer.countRequest`: the current second's upsert, the client's stale-row delete, `last_used_at`,
- *   the client's other rows of the last 60 seconds) — but without judging the counts, and no discovery or error
- *   details beyond `invalid_client` / `invalid_request`.
+ *   runs (`TokenIssuer.countRequest`: the client's sliding-window upsert and `last_used_at`) — but without
+ *   acting on its verdict, and no discovery or error details beyond `invalid_client` / `invalid_request`.
  *
  * - `GET /availability?resourceId=&from=&to=&durationMinutes=` and `POST /preview` (`{resourceId, period}`): the
  *   SQL the API runs for a booking resource's free time and a priced preview — the resource the Application may
@@ -130,38 +129,32 @@ const sendQueue = async (url: URL, response: ServerResponse): Promise<void> => {
 /**
  * The API's rate-limit statement (`TokenIssuer.countRequest`): the same SQL, with the placeholders numbered as
  * kysely numbers the API's (one per interpolation, in order), so the server plans both alike. Parameters: client id,
- * the current second, client id, client id, the window's edge (the second minus 60 s), now, the secret's id, now
- * minus a minute, client id, the window's edge.
+ * now, the admission id, the limit (60), now, the window's edge (now minus 60 s), the limit, the admission id, the
+ * edge, the admission id, now, the secret's id, now minus a minute.
  */
 const RATE_SQL = `
   with settings as (select set_config('synchronous_commit', 'off', true)),
-  counted as (
-    insert into token_rate_windows (client_id, window_start, request_count)
-    select $1, $2, 1 from settings
-    on conflict (client_id, window_start)
-    do update set request_count = token_rate_windows.request_count + 1
-    returning window_start, request_count
-  ),
-  swept as (
-    delete from token_rate_windows
-    where client_id = $3 and window_start in (
-      select w.window_start from token_rate_windows w
-      where w.client_id = $4 and w.window_start <= $5
-      for update skip locked
-    )
+  admission as (
+    insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
+    select $1, array[$2::timestamptz], $3::uuid from settings
+    on conflict (client_id) do update set
+      admitted_at = (
+        select case when count(*) < $4
+          then coalesce(array_agg(w.t order by w.t), '{}') || $5::timestamptz
+          else array_agg(w.t order by w.t) end
+        from unnest(r.admitted_at) as w(t) where w.t > $6
+      ),
+      last_admission_id = (
+        select case when count(*) < $7 then $8::uuid else r.last_admission_id end
+        from unnest(r.admitted_at) as w(t) where w.t > $9
+      )
+    returning last_admission_id = $10::uuid as admitted, admitted_at
   ),
   used as (
-    update application_secrets set last_used_at = $6
-    where id = $7 and (last_used_at is null or last_used_at <= $8)
+    update application_secrets set last_used_at = $11
+    where id = $12 and (last_used_at is null or last_used_at <= $13)
   )
-  select
-    counted.request_count as "requestCount",
-    w.window_start as "bucketStart",
-    w.request_count as "bucketCount"
-  from counted
-  left join token_rate_windows w
-    on w.client_id = $9 and w.window_start > $10
-    and w.window_start <> counted.window_start`
+  select admitted, admitted_at as "admittedAt" from admission`
 
 const CLIENT_SQL = `
   select a.id, a.organization_id, a.roles, s.id as secret_id, s.secret_digest,
@@ -212,19 +205,22 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   }
   if (client === undefined) return json(response, 401, { error: "invalid_client" })
   const now = Date.now()
-  const second = Math.floor(now / 1000) * 1000
-  const edge = new Date(second - 60_000)
+  const edge = new Date(now - 60_000)
+  const admission = randomUUID()
   await pool.query(RATE_SQL, [
     credentials.clientId,
-    new Date(second),
-    credentials.clientId,
-    credentials.clientId,
+    new Date(now),
+    admission,
+    60,
+    new Date(now),
     edge,
+    60,
+    admission,
+    edge,
+    admission,
     new Date(now),
     client.secret_id,
-    new Date(now - 60_000),
-    credentials.clientId,
-    edge
+    new Date(now - 60_000)
   ])
   const iat = Math.floor(now / 1000)
   const claims = {

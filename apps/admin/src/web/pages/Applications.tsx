@@ -5,7 +5,7 @@
 import { type FormEvent, useState } from "react"
 import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "../../Applications.js"
 import type { ContextNode } from "../../Organization.js"
-import { call } from "../api.js"
+import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
@@ -118,36 +118,68 @@ const ContextChoices = (props: {
   </ul>
 )
 
+const toggled = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
+  const next = new Set(set)
+  if (next.has(value)) next.delete(value)
+  else next.add(value)
+  return next
+}
+
+/** Roles and granted contexts being edited; `grant()` gives them in the order the API expects. */
+const useGrant = (initial: { readonly roles: ReadonlyArray<string>; readonly contextIds: ReadonlyArray<string> }) => {
+  const organization = useLoad("organization", () => call((client) => client.organization.get()))
+  const [roles, setRoles] = useState<ReadonlySet<string>>(() => new Set(initial.roles))
+  const [contextIds, setContextIds] = useState<ReadonlySet<string>>(() => new Set(initial.contextIds))
+  const order = organization.load._tag === "loaded" ? organization.load.value.contexts.map((c) => c.id) : []
+  return {
+    organization,
+    roles,
+    contextIds,
+    toggleRole: (role: string) => setRoles(toggled(roles, role)),
+    toggleContext: (id: string) => setContextIds(toggled(contextIds, id)),
+    grant: () => ({
+      roles: ROLES.map(([role]) => role).filter((role) => roles.has(role)),
+      contextIds: order.filter((id) => contextIds.has(id))
+    })
+  }
+}
+
+/** The roles and contexts fieldsets, each with its field's message. */
+const GrantFields = ({ grant, problem }: { readonly grant: ReturnType<typeof useGrant>; readonly problem: Problem | undefined }) => (
+  <>
+    <fieldset>
+      <legend>Roles</legend>
+      <p className="hint">What the Application's tokens may do.</p>
+      <GroupError problem={problem} name="roles" />
+      {ROLES.map(([role, label]) => (
+        <label key={role} className="choice">
+          <input type="checkbox" name="roles" value={role} checked={grant.roles.has(role)} onChange={() => grant.toggleRole(role)} /> {label}
+        </label>
+      ))}
+    </fieldset>
+    <fieldset>
+      <legend>Operational contexts</legend>
+      <p className="hint">Where it may act; a context includes everything below it.</p>
+      <GroupError problem={problem} name="contextIds" />
+      {grant.organization.load._tag === "loading" ? <Loading /> : null}
+      {grant.organization.load._tag === "failed" ? <ProblemNotice problem={grant.organization.load.problem} /> : null}
+      {grant.organization.load._tag === "loaded" ? (
+        <ContextChoices contexts={grant.organization.load.value.contexts} chosen={grant.contextIds} toggle={grant.toggleContext} />
+      ) : null}
+    </fieldset>
+  </>
+)
+
 export const NewApplicationPage = () => {
-  const contexts = useLoad("organization", () => call((client) => client.organization.get()))
   const [name, setName] = useState("")
-  const [roles, setRoles] = useState<ReadonlySet<ApplicationRole>>(new Set())
-  const [contextIds, setContextIds] = useState<ReadonlySet<string>>(new Set())
+  const grant = useGrant({ roles: [], contextIds: [] })
   const action = useAction()
   const problem = action.problem
   const [created, setCreated] = useState<{ application: ApplicationDetail; secret: IssuedSecret } | undefined>()
 
-  const toggle = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
-    const next = new Set(set)
-    if (next.has(value)) next.delete(value)
-    else next.add(value)
-    return next
-  }
-
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const order = contexts.load._tag === "loaded" ? contexts.load.value.contexts.map((c) => c.id) : []
-    const answer = await action.run(() =>
-      call((client) =>
-        client.applications.create({
-          payload: {
-            name,
-            roles: ROLES.map(([role]) => role).filter((role) => roles.has(role)),
-            contextIds: order.filter((id) => contextIds.has(id))
-          }
-        })
-      )
-    )
+    const answer = await action.run(() => call((client) => client.applications.create({ payload: { name, ...grant.grant() } })))
     if (answer !== undefined) setCreated(answer)
   }
 
@@ -175,31 +207,38 @@ export const NewApplicationPage = () => {
         <Field label="Name" name="name" problem={problem} hint="How operators recognise it, e.g. the ERP's name.">
           {(input) => <input {...input} type="text" maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />}
         </Field>
-        <fieldset>
-          <legend>Roles</legend>
-          <p className="hint">What the Application's tokens may do.</p>
-          <GroupError problem={problem} name="roles" />
-          {ROLES.map(([role, label]) => (
-            <label key={role} className="choice">
-              <input type="checkbox" name="roles" value={role} checked={roles.has(role)} onChange={() => setRoles(toggle(roles, role))} /> {label}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset>
-          <legend>Operational contexts</legend>
-          <p className="hint">Where it may act; a context includes everything below it.</p>
-          <GroupError problem={problem} name="contextIds" />
-          {contexts.load._tag === "loading" ? <Loading /> : null}
-          {contexts.load._tag === "failed" ? <ProblemNotice problem={contexts.load.problem} /> : null}
-          {contexts.load._tag === "loaded" ? (
-            <ContextChoices contexts={contexts.load.value.contexts} chosen={contextIds} toggle={(id) => setContextIds(toggle(contextIds, id))} />
-          ) : null}
-        </fieldset>
+        <GrantFields grant={grant} problem={problem} />
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Creating…" : "Create Application"}
         </button>
       </form>
     </>
+  )
+}
+
+/** Replace the roles and contexts of an Application; its new tokens carry them. */
+const GrantForm = (props: { readonly detail: ApplicationDetail; readonly onDone: () => void }) => {
+  const grant = useGrant({ roles: props.detail.application.roles, contextIds: props.detail.contextIds })
+  const action = useAction()
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const changed = await action.run(() =>
+      call((client) => client.applications.changeGrant({ path: { applicationId: props.detail.application.id }, payload: grant.grant() }))
+    )
+    if (changed !== undefined) props.onDone()
+  }
+  return (
+    <details className="form-panel">
+      <summary>Change roles and contexts</summary>
+      <form className="form" onSubmit={submit} noValidate>
+        <ProblemNotice problem={action.problem} />
+        <p className="hint">Tokens already issued keep their roles and contexts until they expire (at most 10 minutes).</p>
+        <GrantFields grant={grant} problem={action.problem} />
+        <button type="submit" disabled={action.busy}>
+          Save roles and contexts
+        </button>
+      </form>
+    </details>
   )
 }
 
@@ -219,7 +258,8 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
       title={(found) => found.application.name}
       back={["/applications", "All Applications"]}
     >
-      {({ application, contextIds, secrets }, reload) => {
+      {(detail, reload) => {
+        const { application, contextIds, secrets } = detail
         const issue = async () => {
           const secret = await action.run(() => call((client) => client.applications.issueSecret({ path: { applicationId: id } })))
           if (secret === undefined) return
@@ -233,9 +273,26 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
           if (issued?.id === secretId) setIssued(undefined)
           reload()
         }
+        const toggleStatus = async () => {
+          const verb = application.status === "active" ? "disable" : "enable"
+          if (verb === "disable" && !window.confirm(`Disable ${application.name}? Its secrets stop getting tokens at once.`)) return
+          const done = await action.run(() =>
+            call((client) =>
+              verb === "disable"
+                ? client.applications.disable({ path: { applicationId: id } })
+                : client.applications.enable({ path: { applicationId: id } })
+            )
+          )
+          if (done !== undefined) reload()
+        }
         return (
           <>
             <ProblemNotice problem={action.problem} />
+            <div className="record-actions actions">
+              <button type="button" className={application.status === "active" ? "danger" : undefined} onClick={toggleStatus} disabled={action.busy}>
+                {application.status === "active" ? "Disable" : "Enable"}
+              </button>
+            </div>
             <Facts
               items={[
                 ["client_id", <code>{application.clientId}</code>],
@@ -245,6 +302,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                 ["Created", dateTime(application.createdAt)]
               ]}
             />
+            <GrantForm key={`${application.roles.join()} ${contextIds.join()}`} detail={detail} onDone={reload} />
             {issued === undefined ? null : <SecretOnce clientId={application.clientId} secret={issued} />}
             <section aria-labelledby="secrets-heading">
               <div className="section-header">

@@ -1,0 +1,158 @@
+/**
+ * SQL of connector apps and their ES256 public keys (decisions 2; spec 5.3).
+ */
+import type { AppKey, AppPublicJwk, ConnectorAppRecord } from "@propline/identity/ConnectorApp"
+import { Effect } from "effect"
+import { sql } from "kysely"
+import * as Sql from "../platform/Sql.js"
+import { installationContexts } from "./InstallationRepository.js"
+
+/** The primary key of `connector_apps`: it settles two registrations of one app id racing. */
+export const CONNECTOR_APPS_PKEY = "connector_apps_pkey"
+
+const keyRow = (appId: string, key: AppKey) => ({
+  appId,
+  kid: key.kid,
+  publicJwk: { ...key.publicJwk },
+  status: key.status,
+  addedAt: key.addedAt,
+  retiredAt: key.retiredAt
+})
+
+export class ConnectorAppRepository extends Effect.Service<ConnectorAppRepository>()(
+  "@propline/api/identity/ConnectorAppRepository",
+  {
+    succeed: {
+      /** Whether an app with this id is registered. */
+      exists: (appId: string) =>
+        Sql.query((db) => db.selectFrom("connectorApps").select("id").where("id", "=", appId).executeTakeFirst()).pipe(
+          Effect.map((row) => row !== undefined)
+        ),
+
+      /**
+       * Inserts an app and its keys; fails with `onTaken()` when another request registered the id first (the
+       * primary key decides).
+       */
+      insert: <E>(record: ConnectorAppRecord, onTaken: () => E) =>
+        Effect.zipRight(
+          Sql.catchUniqueViolation(
+            (db) =>
+              db
+                .insertInto("connectorApps")
+                .values({
+                  id: record.id,
+                  name: record.name,
+                  setupUrl: record.setupUrl,
+                  createdAt: record.createdAt,
+                  updatedAt: record.updatedAt
+                })
+                .execute(),
+            CONNECTOR_APPS_PKEY,
+            onTaken
+          ),
+          Sql.query((db) =>
+            db
+              .insertInto("connectorAppKeys")
+              .values(record.keys.map((key) => keyRow(record.id, key)))
+              .execute()
+          )
+        ),
+
+      /** The app with all its keys (in the order added), locked for the transaction; undefined when unknown. */
+      lock: (appId: string) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("connectorApps")
+            .selectAll("connectorApps")
+            .where("connectorApps.id", "=", appId)
+            .forUpdate()
+            .executeTakeFirst()
+        ).pipe(
+          Effect.flatMap((app) =>
+            app === undefined
+              ? Effect.succeed(undefined)
+              : Sql.query((db) =>
+                  db
+                    .selectFrom("connectorAppKeys")
+                    .selectAll()
+                    .where("appId", "=", appId)
+                    .orderBy("addedAt")
+                    .orderBy("kid")
+                    .execute()
+                ).pipe(
+                  Effect.map(
+                    (keys): ConnectorAppRecord => ({
+                      id: app.id,
+                      name: app.name,
+                      setupUrl: app.setupUrl,
+                      createdAt: app.createdAt,
+                      updatedAt: app.updatedAt,
+                      keys: keys.map((key) => ({
+                        kid: key.kid,
+                        publicJwk: key.publicJwk as unknown as AppPublicJwk,
+                        status: key.status,
+                        addedAt: key.addedAt,
+                        retiredAt: key.retiredAt
+                      }))
+                    })
+                  )
+                )
+          )
+        ),
+
+      /** Inserts one new key and stamps the app's `updated_at`. */
+      insertKey: (record: ConnectorAppRecord, key: AppKey) =>
+        Effect.zipRight(
+          Sql.query((db) => db.insertInto("connectorAppKeys").values(keyRow(record.id, key)).execute()),
+          Sql.query((db) =>
+            db.updateTable("connectorApps").set({ updatedAt: record.updatedAt }).where("id", "=", record.id).execute()
+          )
+        ),
+
+      /** Writes one key's status and retirement time and stamps the app's `updated_at`. */
+      updateKey: (record: ConnectorAppRecord, key: AppKey) =>
+        Effect.zipRight(
+          Sql.query((db) =>
+            db
+              .updateTable("connectorAppKeys")
+              .set({ status: key.status, retiredAt: key.retiredAt })
+              .where("appId", "=", record.id)
+              .where("kid", "=", key.kid)
+              .execute()
+          ),
+          Sql.query((db) =>
+            db.updateTable("connectorApps").set({ updatedAt: record.updatedAt }).where("id", "=", record.id).execute()
+          )
+        ),
+
+      /**
+       * The token endpoint's one read for an installation-token request: the app's ACTIVE key with this kid (its
+       * public JWK), and the installation with this id if it belongs to the app (its organization, status, roles
+       * and granted contexts). Undefined when the app has no such active key. `installationId` is a UUID, or null
+       * for one that cannot exist.
+       */
+      activeKeyAndInstallation: (appId: string, kid: string, installationId: string | null) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("connectorAppKeys")
+            .leftJoin("installations", (join) =>
+              join
+                .on(sql<boolean>`installations.id = ${installationId}::uuid`)
+                .onRef("installations.appId", "=", "connectorAppKeys.appId")
+            )
+            .select((eb) => [
+              "connectorAppKeys.publicJwk",
+              "installations.id as installationId",
+              "installations.organizationId",
+              "installations.status",
+              "installations.roles",
+              installationContexts(eb)
+            ])
+            .where("connectorAppKeys.appId", "=", appId)
+            .where("connectorAppKeys.kid", "=", kid)
+            .where("connectorAppKeys.status", "=", "active")
+            .executeTakeFirst()
+        )
+    }
+  }
+) {}

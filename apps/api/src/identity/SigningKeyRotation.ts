@@ -1,0 +1,32 @@
+/**
+ * Rotating the access-token signing key (decisions 3): a new ES256 key becomes current at once; the previous one
+ * stays published in the JWKS, and accepted by every API instance, until every token it signed has expired
+ * (`SigningKeys.RETIRED_KEY_RETENTION_SECONDS` after the rotation), then drops out. Every running instance picks
+ * the new key up from the database within `SigningKeys.REFRESH_INTERVAL_MS`, without a restart.
+ */
+import type * as Db from "@propline/db/Db"
+import { Clock, Effect, Layer } from "effect"
+import { RETIRED_KEY_RETENTION_SECONDS, SigningKeys } from "./SigningKeys.js"
+
+/** What a rotation did: the new current kid, the previous one, and when the previous one leaves the JWKS. */
+export interface Rotation {
+  readonly kid: string
+  readonly previousKid: string
+  readonly previousPublishedUntil: Date
+}
+
+/**
+ * Rotates with a fresh `SigningKeys` instance (this process's own, as a command's is). Creates the first key first
+ * when the database has none, so there is always a previous key to report.
+ */
+export const rotateSigningKey: Effect.Effect<Rotation, never, Db.Db> = Effect.gen(function* () {
+  const keys = yield* SigningKeys
+  const previous = yield* keys.current
+  const now = new Date(yield* Clock.currentTimeMillis)
+  const { kid } = yield* keys.rotate(now)
+  return {
+    kid,
+    previousKid: previous.kid,
+    previousPublishedUntil: new Date(now.getTime() + RETIRED_KEY_RETENTION_SECONDS * 1000)
+  }
+}).pipe(Effect.provide(Layer.fresh(SigningKeys.Default)), Effect.withSpan("SigningKeyRotation.rotateSigningKey"))
