@@ -19,6 +19,7 @@ import { BookingGroup } from "./Booking.js"
 import { CustomersGroup } from "./Customers.js"
 import { OrganizationGroup } from "./Organization.js"
 import { SessionGroup, SignInGroup } from "./Session.js"
+import { SigningGroup } from "./Signing.js"
 
 export class AdminApi extends HttpApi.make("AdminApi")
   .add(SignInGroup)
@@ -29,6 +30,7 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(AuditLogGroup)
   .add(BillingGroup)
   .add(BookingGroup)
+  .add(SigningGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(PayloadTooLarge)

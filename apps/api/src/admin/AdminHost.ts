@@ -15,6 +15,7 @@ import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
+import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
 import { ApplicationHandlers } from "./ApplicationHandlers.js"
@@ -32,6 +33,7 @@ import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationHandlers } from "./OrganizationHandlers.js"
 import { OrganizationViews } from "./OrganizationViews.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
+import { SigningHandlers } from "./SigningHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
@@ -43,7 +45,8 @@ const AdminGroups = Layer.mergeAll(
   ApplicationHandlers,
   AuditLogHandlers,
   BillingHandlers,
-  BookingHandlers
+  BookingHandlers,
+  SigningHandlers
 )
 
 /** The services the console's handlers call; a capability's operator service is added here. */
@@ -56,7 +59,8 @@ const AdminServices = Layer.mergeAll(
   BillingViews.Default,
   BookingViews.Default,
   BookingOperatorService.Default,
-  ApplicationService.Default
+  ApplicationService.Default,
+  SigningOperatorService.Default
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

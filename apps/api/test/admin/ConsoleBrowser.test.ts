@@ -20,6 +20,7 @@ import { BookingOperatorService } from "../../src/booking/BookingOperatorService
 import { at, bookingSetup, localDate } from "../support/BookingFixtures.js"
 import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
 import * as Fixtures from "../support/Fixtures.js"
+import * as SigningFixtures from "../support/SigningFixtures.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
 
 const executablePath = chromiumPath()
@@ -254,5 +255,32 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await page.screenshot({ path: path.join(shots, "booking-calendar-1280.png"), fullPage: true })
     const seen = await call(`${app.apiUrl}/v1/booking/booking-requests/${requested.body.id}`, { token: sellerToken })
     expect(seen.body.status).toBe("approved")
+  })
+
+  it("prepares a contract for signing, and it is on the API's signing queue", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Lindholmen Avtal AB" }))
+    const contractId = await app.run(SigningFixtures.contract(org))
+    const esign = await app.run(Fixtures.application(org, { roles: ["signing"] }))
+    me = await app.run(operator(org.organizationId))
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.goto(`${app.adminUrl}/contracts/${contractId}`)
+    await expect.poll(() => page.getByRole("heading", { name: "Signing" }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("Never sent for signing.").isVisible()).toBe(true)
+    await page.getByText("Prepare for signing", { exact: true }).first().click()
+    const customerSignatory = page.getByRole("group", { name: "The customer's signatory" })
+    await customerSignatory.getByLabel("Name").fill("Karin Berg")
+    await customerSignatory.getByLabel("E-mail").fill("karin@example.se")
+    await page.getByRole("button", { name: "Prepare for signing" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Signing attempts" }).locator(".status").first().textContent()).toBe("queued")
+    await page.screenshot({ path: path.join(shots, "contract-signing-1280.png"), fullPage: true })
+
+    const queue = await call(`${app.apiUrl}/v1/crm/signing-queue?limit=100`, { token: await token(app.authUrl, esign.clientId, esign.secret) })
+    expect(queue.status).toBe(200)
+    expect(JSON.stringify(queue.body.items)).toContain(contractId)
   })
 })

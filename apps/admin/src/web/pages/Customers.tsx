@@ -4,6 +4,7 @@ import { call } from "../api.js"
 import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link } from "../router.js"
 import { Facts, ListPage, RecordPage, Status, Table } from "../ui.js"
+import { ContractSigning } from "./Signing.js"
 
 const kind = (value: string | undefined) => (value === "company" || value === "private" ? value : undefined)
 const contractStatus = (value: string | undefined) => (value === "active" || value === "terminated" ? value : undefined)
@@ -143,6 +144,7 @@ export const ContractPage = ({ id }: { readonly id: string }) => (
             </tr>
           ))}
         </Table>
+        <ContractSigning contractId={contract.id} />
       </>
     )}
   </RecordPage>
