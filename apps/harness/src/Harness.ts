@@ -55,6 +55,8 @@ export interface Context {
     /** Proposals whose pass answered 409 BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED. */
     readonly materialInvoiced: Set<string>
     reportedInvoiceId?: string
+    /** An invoice this run reported sent, with its externalReference, for the settlement scenarios. */
+    sent?: { readonly invoiceId: string; readonly externalReference: string; readonly total: number }
   }
 }
 

@@ -15,6 +15,7 @@ import type { Scenario } from "./Harness.js"
 import { commonScenarios } from "./scenarios/common.js"
 import { bookingScenarios } from "./scenarios/booking.js"
 import { erpScenarios } from "./scenarios/erp.js"
+import { erpSettlementScenarios } from "./scenarios/erpSettlement.js"
 import { esignScenarios } from "./scenarios/esign.js"
 import { identityScenarios } from "./scenarios/identity.js"
 
@@ -23,6 +24,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   ...identityScenarios,
   ...commonScenarios,
   ...erpScenarios,
+  ...erpSettlementScenarios,
   ...bookingScenarios,
   ...esignScenarios
 ]

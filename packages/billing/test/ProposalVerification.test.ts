@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { httpStatusOf } from "../src/BillingRefusal.js"
 import type { InvoiceRecord } from "../src/Invoice.js"
 import type { InvoiceProposalRecord } from "../src/InvoiceProposal.js"
 import { PROPOSAL_STATUSES } from "../src/InvoiceProposal.js"
@@ -136,7 +135,7 @@ describe("ProposalVerification.pass (spec 3 and 4.1)", () => {
       expect(refusal.proposalStatus).toBe(status)
       expect(refusal.action).toBe("pass")
       expect(refusal.invoiceNumberMissing).toBe(false)
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 
@@ -144,7 +143,7 @@ describe("ProposalVerification.pass (spec 3 and 4.1)", () => {
     const { proposal: passed } = getRight(ProposalVerification.pass(aProposal(), passCommand, NOW))
     const refusal = getLeft(ProposalVerification.pass(passed, passCommand, NOW))
     expect(refusal.code).toBe("BILLING_PROPOSAL_STATUS_INVALID")
-    expect(httpStatusOf(refusal)).toBe(400)
+    expect(refusal.status).toBe(400)
   })
 
   it("refuses a proposal without an invoice number with BILLING_PROPOSAL_STATUS_INVALID (400)", () => {
@@ -154,7 +153,7 @@ describe("ProposalVerification.pass (spec 3 and 4.1)", () => {
     if (refusal._tag !== "ProposalStatusInvalid") return expect.unreachable()
     expect(refusal.proposalStatus).toBe("proposed")
     expect(refusal.invoiceNumberMissing).toBe(true)
-    expect(httpStatusOf(refusal)).toBe(400)
+    expect(refusal.status).toBe(400)
   })
 
   it("refuses a proposal whose charges were already invoiced with BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED (409)", () => {
@@ -163,7 +162,7 @@ describe("ProposalVerification.pass (spec 3 and 4.1)", () => {
     )
     expect(refusal._tag).toBe("ProposalMaterialAlreadyInvoiced")
     expect(refusal.code).toBe("BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED")
-    expect(httpStatusOf(refusal)).toBe(409)
+    expect(refusal.status).toBe(409)
   })
 
   it("refuses an externalReference used in the organization with BILLING_EXTERNAL_REFERENCE_ALREADY_USED (409)", () => {
@@ -174,7 +173,7 @@ describe("ProposalVerification.pass (spec 3 and 4.1)", () => {
     expect(refusal.code).toBe("BILLING_EXTERNAL_REFERENCE_ALREADY_USED")
     if (refusal._tag !== "ExternalReferenceAlreadyUsed") return expect.unreachable()
     expect(refusal.externalReference).toBe("ERP-2025-000123")
-    expect(httpStatusOf(refusal)).toBe(409)
+    expect(refusal.status).toBe(409)
   })
 
   describe("order of checks: status, then material, then external reference", () => {
@@ -240,7 +239,7 @@ describe("ProposalVerification.reject (spec 3: proposed â†’ rejected)", () => {
       expect(refusal.code).toBe("BILLING_PROPOSAL_STATUS_INVALID")
       expect(refusal.proposalStatus).toBe(status)
       expect(refusal.action).toBe("reject")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 })
@@ -272,7 +271,7 @@ describe("ProposalVerification.cancel (spec 3: an operator's action, proposed â†
       expect(refusal.code).toBe("BILLING_PROPOSAL_STATUS_INVALID")
       expect(refusal.proposalStatus).toBe(status)
       expect(refusal.action).toBe("cancel")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 })
@@ -286,7 +285,7 @@ describe("ProposalVerification.requireBillingIntegration (decisions.md 5)", () =
     const refusal = getLeft(ProposalVerification.requireBillingIntegration({ configured: false }))
     expect(refusal._tag).toBe("IntegrationNotConfigured")
     expect(refusal.code).toBe("BILLING_INTEGRATION_NOT_CONFIGURED")
-    expect(httpStatusOf(refusal)).toBe(400)
+    expect(refusal.status).toBe(400)
   })
 })
 
@@ -305,7 +304,7 @@ describe("ProposalVerification.requireVerificationGate (decisions.md 5 and 8)", 
     for (const declaredGates of [[], ["verification"]]) {
       const refusal = getLeft(ProposalVerification.requireVerificationGate({ configured: false, declaredGates }))
       expect(refusal.code).toBe("BILLING_INTEGRATION_NOT_CONFIGURED")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     }
   })
 
@@ -316,7 +315,7 @@ describe("ProposalVerification.requireVerificationGate (decisions.md 5 and 8)", 
       expect(refusal.code).toBe("BILLING_INTEGRATION_GATE_NOT_DECLARED")
       if (refusal._tag !== "IntegrationGateNotDeclared") return expect.unreachable()
       expect(refusal.gate).toBe("verification")
-      expect(httpStatusOf(refusal)).toBe(400)
+      expect(refusal.status).toBe(400)
     })
   }
 

@@ -68,3 +68,39 @@ export const getLeft = <R, L>(either: Either.Either<R, L>): L => {
   if (Either.isRight(either)) throw new Error(`expected Left, got Right: ${JSON.stringify(either.right)}`)
   return either.left
 }
+
+/** When the invoice under test was reported sent. */
+export const SENT_AT = new Date("2025-03-05T10:00:00.000Z")
+
+/** An invoice reported sent with `issuedTotalGrossMinorUnits` (default 1 250 000 öre), nothing paid yet. */
+export const aSentInvoice = (fields: Partial<InvoiceRecord> = {}): InvoiceRecord => {
+  const issued = fields.issuedTotalGrossMinorUnits ?? 1_250_000
+  return anInvoice({
+    status: "sent",
+    approvedAt: EARLIER,
+    externalReference: "ERP-2025-000123",
+    issuedInvoiceNumber: "F-2025-0042",
+    issuedInvoiceDate: "2025-03-05",
+    dueDate: "2025-04-04",
+    issuedTotalGrossMinorUnits: issued,
+    balanceMinorUnits: issued,
+    sentAt: SENT_AT,
+    updatedAt: SENT_AT,
+    ...fields
+  })
+}
+
+/** A credit note reported sent: negative totals, no due date, crediting {@link anInvoice}. */
+export const aSentCreditNote = (fields: Partial<InvoiceRecord> = {}): InvoiceRecord => {
+  const { paymentTermsDays: _terms, requestedDueDate: _due, dueDate: _dueDate, ...invoice } = aSentInvoice({
+    id: "0b6f3b1e-41a4-4c3c-9c53-7d1d6f1c0a11",
+    documentKind: "credit-note",
+    creditedInvoiceId: "0b6f3b1e-41a4-4c3c-9c53-7d1d6f1c0a01",
+    invoiceNumber: 10043,
+    totalNetMinorUnits: -400_000,
+    totalVatMinorUnits: -100_000,
+    totalGrossMinorUnits: -500_000,
+    issuedTotalGrossMinorUnits: fields.issuedTotalGrossMinorUnits ?? -500_000
+  })
+  return { ...invoice, ...fields }
+}

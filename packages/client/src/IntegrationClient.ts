@@ -7,6 +7,10 @@
  * const queue = yield* client.billing.getVerificationQueue({ urlParams: { limit: 50 } })
  * ```
  *
+ * Path parameters are put into the URL as given: pass an `externalReference` through `encodeURIComponent`
+ * (`reportPaymentByExternalReference({ path: { externalReference: encodeURIComponent(ref) }, … })`) so a `/`,
+ * `?`, `#` or `%` in it reaches the server as part of the reference.
+ *
  * Failures are the contract's problem classes (`BadRequest`, `Unauthorized`, `Forbidden`, `NotFound`,
  * `Conflict`, ...), matched on their `code` (spec 7.3), plus transport errors from @effect/platform.
  */

@@ -62,6 +62,35 @@ const BillingTest = HttpApiBuilder.group(IntegrationApi, "billing", (handlers) =
     )
     .handle("rejectProposal", () => Effect.fail(problem.notFound("no such proposal")))
     .handle("reportFailed", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "not approved")))
+    .handle("reportSent", () => Effect.fail(problem.validationFailed([{ path: "/paymentReference", message: "check digit" }])))
+    .handle("reportPayment", () => Effect.fail(problem.conflict("BILLING_PAYMENT_REPLAY_MISMATCH", "other content")))
+    .handle("reportPaymentByExternalReference", ({ path }) =>
+      Effect.fail(problem.notFound(`no invoice ${path.externalReference}`))
+    )
+    .handle("reportPaymentReversed", () => Effect.fail(problem.badRequest("BILLING_PAYMENT_NOT_FOUND", "no payment")))
+    .handle("reportPaymentReversedByExternalReference", () => Effect.fail(problem.notFound("no invoice")))
+    .handle("reportWriteOff", () => Effect.fail(problem.badRequest("BILLING_WRITE_OFF_AMOUNT_INVALID", "beyond")))
+    .handle("getWithdrawalQueue", () =>
+      Effect.succeed({
+        items: [
+          {
+            invoiceId: proposalId as never,
+            organizationId: organizationId as never,
+            operationalContextId: organizationId as never,
+            invoiceNumber: 1042,
+            documentKind: "invoice" as const,
+            currency: "SEK" as const,
+            totalGrossMinorUnits: 1_250_000,
+            invoiceStatus: "approved" as const,
+            status: "pending" as const,
+            deletedAt: new Date("2026-11-02T08:00:00.000Z"),
+            updatedAt: new Date("2026-11-02T08:00:00.000Z")
+          } as never
+        ],
+        nextCursor: null
+      })
+    )
+    .handle("reportDiscarded", () => Effect.fail(problem.badRequest("BILLING_INVOICE_STATUS_INVALID", "discarded")))
 )
 
 // The booking group is not exercised here; every operation answers 404.
@@ -181,6 +210,31 @@ describe("IntegrationClient", () => {
         api.billing.rejectProposal({ path: { proposalId: proposalId as never }, payload: { reason: "x" } })
       )
       expect(notFound).toMatchObject({ status: 404, title: "Not Found" })
+    })
+  )
+
+  it.effect("reaches the settlement operations: money-report problems by status and code, withdrawals decoded", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const payment = { paymentId: "P-1", amountMinorUnits: 100, paidOn: "2026-11-02" }
+      expect(yield* Effect.flip(api.billing.reportPayment({ path: { invoiceId: proposalId as never }, payload: payment }))).toMatchObject({
+        status: 409,
+        code: "BILLING_PAYMENT_REPLAY_MISMATCH"
+      })
+      const byReference = yield* Effect.flip(
+        api.billing.reportPaymentByExternalReference({ path: { externalReference: encodeURIComponent("ERP 7/1") }, payload: payment })
+      )
+      expect(byReference).toMatchObject({ status: 404, detail: "no invoice ERP 7/1" })
+      const sent = yield* Effect.flip(
+        api.billing.reportSent({
+          path: { invoiceId: proposalId as never },
+          payload: { issuedInvoiceNumber: "F-1", issuedInvoiceDate: "2026-11-02", issuedTotalGrossMinorUnits: 1 }
+        })
+      )
+      expect(sent).toMatchObject({ status: 400, code: "VALIDATION_FAILED", issues: [{ path: "/paymentReference" }] })
+      const queue = yield* api.billing.getWithdrawalQueue({ urlParams: {} })
+      expect(queue.items[0]?.deletedAt).toBeInstanceOf(Date)
+      expect(queue.items[0]?.status).toBe("pending")
     })
   )
 

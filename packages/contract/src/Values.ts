@@ -68,3 +68,19 @@ export const BoundedText = (min: number, max: number) =>
     }),
     Schema.annotations({ jsonSchema: { type: "string", minLength: min, maxLength: max } })
   )
+
+const isCalendarDate = (value: string): boolean => {
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(2000, month - 1, day))
+  date.setUTCFullYear(year)
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/**
+ * An ISO date a request sends (YYYY-MM-DD) that exists on the calendar: `2025-02-29` and `2025-04-31` are refused
+ * (VALIDATION_FAILED), `2024-02-29` is accepted. Year 0001 to 9999.
+ */
+export const CalendarDate = IsoDate.pipe(
+  Schema.filter((value) => isCalendarDate(value) || "must be a date that exists on the calendar"),
+  Schema.annotations({ jsonSchema: { type: "string", format: "date" } })
+)

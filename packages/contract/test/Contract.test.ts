@@ -3,8 +3,13 @@
  * pagination query of decisions 4 and the problem details of spec 2.3.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
-import { PassProposalRequest, ReportFailedRequest } from "../src/Billing.js"
+import { Either, ParseResult, Schema } from "effect"
+import {
+  PassProposalRequest,
+  ReportFailedRequest,
+  ReportPaymentRequest,
+  ReportSentRequest
+} from "../src/Billing.js"
 import { openApiDocument } from "../src/OpenApiDocument.js"
 import { PageParams } from "../src/Page.js"
 import { problem } from "../src/Problem.js"
@@ -29,6 +34,7 @@ describe("openApiDocument", () => {
     expect(operations.map((o) => o.key).sort()).toEqual([
       "GET /v1/billing/send-queue",
       "GET /v1/billing/verification-queue",
+      "GET /v1/billing/withdrawal-queue",
       "GET /v1/booking/booking-requests/{bookingId}",
       "GET /v1/booking/resources",
       "GET /v1/booking/resources/{resourceId}",
@@ -39,7 +45,14 @@ describe("openApiDocument", () => {
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
+      "POST /v1/billing/invoice-withdrawals/{invoiceId}/report-discarded",
+      "POST /v1/billing/invoices/by-external-reference/{externalReference}/report-payment",
+      "POST /v1/billing/invoices/by-external-reference/{externalReference}/report-payment-reversed",
       "POST /v1/billing/invoices/{invoiceId}/report-failed",
+      "POST /v1/billing/invoices/{invoiceId}/report-payment",
+      "POST /v1/billing/invoices/{invoiceId}/report-payment-reversed",
+      "POST /v1/billing/invoices/{invoiceId}/report-sent",
+      "POST /v1/billing/invoices/{invoiceId}/report-write-off",
       "POST /v1/booking/booking-requests",
       "POST /v1/booking/booking-requests/preview",
       "POST /v1/booking/company-lookups",
@@ -71,6 +84,54 @@ describe("openApiDocument", () => {
   it("leaves out the platform's generic decode error", () => {
     expect(JSON.stringify(document)).not.toContain("HttpApiDecodeError")
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["Invoice", "InvoiceProposal", "BadRequest"]))
+  })
+})
+
+describe("report-sent and money-report bodies (decisions 5)", () => {
+  const decodeSent = Schema.decodeUnknownEither(ReportSentRequest)
+  const decodePayment = Schema.decodeUnknownEither(ReportPaymentRequest)
+  const sent = {
+    issuedInvoiceNumber: "F-1",
+    issuedInvoiceDate: "2024-02-29",
+    dueDate: "2024-03-30",
+    issuedTotalGrossMinorUnits: 1_250_000,
+    paymentReference: "79927398713",
+    paymentReferenceType: "ocr",
+    documentUrl: "https://erp.example/F-1.pdf"
+  }
+  const paths = (result: Either.Either<unknown, ParseResult.ParseError>) =>
+    Either.isLeft(result)
+      ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => `/${issue.path.join("/")}`)
+      : []
+
+  it("accepts a full report, a leap day included", () => expect(Either.isRight(decodeSent(sent))).toBe(true))
+
+  it.each([
+    ["a wrong OCR check digit", { paymentReference: "79927398710" }, "/paymentReference"],
+    ["a KID wrong by MOD10 and MOD11", { paymentReferenceType: "kid", paymentReference: "602244" }, "/paymentReference"],
+    ["a reference without its type", { paymentReferenceType: undefined }, "/paymentReferenceType"],
+    ["an http documentUrl", { documentUrl: "http://erp.example/F-1.pdf" }, "/documentUrl"],
+    ["a day that does not exist", { issuedInvoiceDate: "2025-02-29" }, "/issuedInvoiceDate"],
+    ["a total beyond 2^53 − 1", { issuedTotalGrossMinorUnits: 2 ** 53 }, "/issuedTotalGrossMinorUnits"]
+  ])("refuses %s at %s", (_, change, path) => {
+    const body: Record<string, unknown> = { ...sent, ...change }
+    for (const [key, value] of Object.entries(change)) if (value === undefined) delete body[key]
+    expect(paths(decodeSent(body))).toContain(path)
+  })
+
+  it("accepts a KID whose MOD11 check character is '-'", () => {
+    expect(Either.isRight(decodeSent({ ...sent, paymentReferenceType: "kid", paymentReference: "23-" }))).toBe(true)
+  })
+
+  it.each([
+    [{ paymentId: "p", amountMinorUnits: 1, paidOn: "2025-01-31" }, true],
+    [{ paymentId: "p", amountMinorUnits: -(2 ** 53 - 1), paidOn: "2025-01-31", currency: "NOK" }, true],
+    [{ paymentId: "p", amountMinorUnits: 2 ** 53, paidOn: "2025-01-31" }, false],
+    [{ paymentId: "p", amountMinorUnits: 1, paidOn: "2025-04-31" }, false],
+    [{ paymentId: "", amountMinorUnits: 1, paidOn: "2025-01-31" }, false],
+    [{ paymentId: "p", amountMinorUnits: 1, paidOn: "2025-01-31", currency: "BTC" }, false]
+  ])("report-payment %j valid: %s", (body, valid) => {
+    expect(Either.isRight(decodePayment(body))).toBe(valid)
   })
 })
 

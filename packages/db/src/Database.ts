@@ -6,10 +6,15 @@ import type { AuditLogTable, EventTable } from "./schema/Audit.js"
 import type {
   BillingIntegrationTable,
   ChargeTable,
+  CreditActTable,
   DocumentLineTable,
   InvoiceProposalTable,
   InvoiceRunTable,
-  InvoiceTable
+  InvoiceTable,
+  InvoiceWithdrawalTable,
+  PaymentReversalTable,
+  PaymentTable,
+  WriteOffTable
 } from "./schema/Billing.js"
 import type {
   BookingAddOnProductTable,
@@ -65,6 +70,11 @@ export interface Database {
   invoiceProposals: InvoiceProposalTable
   invoices: InvoiceTable
   documentLines: DocumentLineTable
+  payments: PaymentTable
+  paymentReversals: PaymentReversalTable
+  writeOffs: WriteOffTable
+  invoiceWithdrawals: InvoiceWithdrawalTable
+  creditActs: CreditActTable
   applications: ApplicationTable
   applicationContexts: ApplicationContextTable
   applicationSecrets: ApplicationSecretTable

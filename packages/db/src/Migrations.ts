@@ -4,6 +4,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely"
 import * as initial from "./migrations/20261122_0001_initial.js"
+import * as billingSettlement from "./migrations/20261123_0100_billing_settlement.js"
 import * as identityInstallations from "./migrations/20261123_0200_identity_installations.js"
 import * as signing from "./migrations/20261123_0300_signing.js"
 import * as booking from "./migrations/20261123_0400_booking.js"
@@ -11,6 +12,7 @@ import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
 
 const migrations: Record<string, Migration> = {
   "20261122_0001_initial": initial,
+  "20261123_0100_billing_settlement": billingSettlement,
   "20261123_0200_identity_installations": identityInstallations,
   "20261123_0300_signing": signing,
   "20261123_0400_booking": booking,

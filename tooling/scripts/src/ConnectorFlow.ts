@@ -2,11 +2,15 @@
  * What an ERP connector does against the Integration API v1, end to end, with the published client: get a token
  * (client_credentials, spec 5.2), list operational contexts, read the verification queue, pass one proposal with
  * the ERP's own invoice id and reject another (spec 4.1, 4.2), read the send queue and report one invoice failed
- * (spec 3). Returns a log of what it did; refusals are reported by their spec code, not thrown.
+ * (spec 3) — then the rest of an invoice's life (decisions 4, 5): report invoices sent with an OCR or KID
+ * reference, report payments by invoice id and by the ERP's own id (a replay included), reverse one, write off
+ * what is lost, send and refund a credit note, and discard the invoices the operator deleted. Returns a log of
+ * what it did; refusals are reported by their spec code, not thrown.
  */
 import { FetchHttpClient } from "@effect/platform"
 import * as IntegrationClient from "@propline/client/IntegrationClient"
 import * as TokenClient from "@propline/client/TokenClient"
+import { luhnCheckDigit } from "@propline/billing/PaymentReference"
 import { Effect } from "effect"
 
 /** DATA_DIR/demo-credentials.json. */
@@ -128,6 +132,149 @@ export const runConnectorFlow = (credentials: DemoCredentials, reference: string
       yield* log(
         `POST /v1/billing/invoices/${toFail.id}/report-failed (repeated)`,
         again._tag === "Right" ? "201 (unexpected)" : `refused: ${problemCode(again.left)}`
+      )
+    }
+
+    // -- the rest of an invoice's life -----------------------------------------------------------------------
+    const today = new Date().toISOString().slice(0, 10)
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+    const money = (minorUnits: number | undefined, currency: string) => `${((minorUnits ?? 0) / 100).toFixed(2)} ${currency}`
+    const payerReference = (invoiceNumber: number, currency: string) => {
+      const payload = `${invoiceNumber}0`
+      return { paymentReference: `${payload}${luhnCheckDigit(payload)}`, paymentReferenceType: currency === "NOK" ? ("kid" as const) : ("ocr" as const) }
+    }
+    type Sendable = (typeof sendQueue.items)[number]
+    const send = (invoice: Sendable, externalReference: string | undefined) =>
+      Effect.gen(function* () {
+        const outcome = yield* client.billing
+          .reportSent({
+            path: { invoiceId: invoice.id },
+            payload: {
+              issuedInvoiceNumber: `ERP-${reference}-${invoice.invoiceNumber}`,
+              issuedInvoiceDate: today,
+              ...(invoice.documentKind === "invoice" ? { dueDate: inDays(invoice.paymentTermsDays ?? 30) } : {}),
+              issuedTotalGrossMinorUnits: invoice.totalGrossMinorUnits,
+              ...(externalReference !== undefined && invoice.externalReference === undefined ? { externalReference } : {}),
+              ...payerReference(invoice.invoiceNumber, invoice.currency),
+              documentUrl: `https://erp.example/invoices/${invoice.invoiceNumber}.pdf`
+            }
+          })
+          .pipe(Effect.either)
+        yield* log(
+          `POST /v1/billing/invoices/${invoice.id}/report-sent`,
+          outcome._tag === "Right"
+            ? `201: ${outcome.right.documentKind} #${outcome.right.invoiceNumber} ${outcome.right.status}, ${outcome.right.paymentReferenceType} ${outcome.right.paymentReference}, balance ${money(outcome.right.balanceMinorUnits, outcome.right.currency)}`
+            : `refused: ${problemCode(outcome.left)}`
+        )
+        return outcome._tag === "Right" ? outcome.right : undefined
+      })
+    const pay = (
+      target: { readonly invoiceId: Sendable["id"] } | { readonly externalReference: string },
+      paymentId: string,
+      amountMinorUnits: number,
+      label = ""
+    ) =>
+      Effect.gen(function* () {
+        const payload = { paymentId, amountMinorUnits, paidOn: today }
+        const outcome =
+          "invoiceId" in target
+            ? yield* client.billing.reportPayment({ path: target, payload }).pipe(Effect.either)
+            : yield* client.billing
+                .reportPaymentByExternalReference({
+                  // the client puts path parameters into the URL as given: encode the ERP's own id
+                  path: { externalReference: encodeURIComponent(target.externalReference) },
+                  payload
+                })
+                .pipe(Effect.either)
+        const path =
+          "invoiceId" in target
+            ? `/v1/billing/invoices/${target.invoiceId}/report-payment`
+            : `/v1/billing/invoices/by-external-reference/${target.externalReference}/report-payment`
+        yield* log(
+          `POST ${path}${label}`,
+          outcome._tag === "Right"
+            ? `200: ${paymentId} ${money(amountMinorUnits, outcome.right.currency)} → ${outcome.right.status}, balance ${money(outcome.right.balanceMinorUnits, outcome.right.currency)}`
+            : `refused: ${problemCode(outcome.left)}`
+        )
+        return outcome._tag === "Right" ? outcome.right : undefined
+      })
+
+    const candidates = sendQueue.items.filter(
+      (invoice) => invoice.id !== toFail?.id && invoice.id !== passedInvoiceId && invoice.documentKind === "invoice"
+    )
+    // 1. paid in two parts, the second by the ERP's own invoice id, the first reported twice (a replay)
+    const first = candidates[0]
+    if (first !== undefined) {
+      const externalReference = `ERP-${reference}-${first.invoiceNumber}`
+      const sent = yield* send(first, externalReference)
+      if (sent !== undefined) {
+        const half = Math.floor(sent.totalGrossMinorUnits / 2)
+        yield* pay({ invoiceId: sent.id }, `BG-${reference}-1`, half)
+        yield* pay({ invoiceId: sent.id }, `BG-${reference}-1`, half, " (replayed)")
+        yield* pay({ invoiceId: sent.id }, `BG-${reference}-1`, half + 1, " (same id, other amount)")
+        const paid = yield* pay({ externalReference: sent.externalReference ?? externalReference }, `BG-${reference}-2`, sent.totalGrossMinorUnits - half)
+        // 2. the bank takes the second payment back: the invoice is due again
+        if (paid !== undefined) {
+          const reversed = yield* client.billing
+            .reportPaymentReversed({
+              path: { invoiceId: sent.id },
+              payload: { paymentId: `BG-${reference}-2`, reversedOn: today, reason: "Returned by the payer's bank" }
+            })
+            .pipe(Effect.either)
+          yield* log(
+            `POST /v1/billing/invoices/${sent.id}/report-payment-reversed`,
+            reversed._tag === "Right"
+              ? `200: ${reversed.right.status}, balance ${money(reversed.right.balanceMinorUnits, reversed.right.currency)}`
+              : `refused: ${problemCode(reversed.left)}`
+          )
+          // 3. the rest is lost: written off
+          if (reversed._tag === "Right") {
+            const writtenOff = yield* client.billing
+              .reportWriteOff({
+                path: { invoiceId: sent.id },
+                payload: {
+                  writeOffId: `WO-${reference}-1`,
+                  amountMinorUnits: reversed.right.balanceMinorUnits ?? 0,
+                  writtenOffOn: today,
+                  reason: "Customer in bankruptcy"
+                }
+              })
+              .pipe(Effect.either)
+            yield* log(
+              `POST /v1/billing/invoices/${sent.id}/report-write-off`,
+              writtenOff._tag === "Right"
+                ? `200: ${writtenOff.right.status}, balance ${money(writtenOff.right.balanceMinorUnits, writtenOff.right.currency)}`
+                : `refused: ${problemCode(writtenOff.left)}`
+            )
+          }
+        }
+      }
+    }
+    // 4. the passed proposal's invoice is sent and paid by the reference the pass attached
+    const passed = sendQueue.items.find((invoice) => invoice.id === passedInvoiceId)
+    if (passed !== undefined && passed.externalReference !== undefined) {
+      const sent = yield* send(passed, undefined)
+      if (sent !== undefined) yield* pay({ externalReference: passed.externalReference }, `BG-${reference}-3`, sent.totalGrossMinorUnits)
+    }
+    // 5. a credit note: sent without a due date, refunded (a negative payment)
+    const creditNote = sendQueue.items.find((invoice) => invoice.documentKind === "credit-note")
+    if (creditNote !== undefined) {
+      const sent = yield* send(creditNote, undefined)
+      if (sent !== undefined) yield* pay({ invoiceId: sent.id }, `REFUND-${reference}-1`, sent.totalGrossMinorUnits, " (refund)")
+    }
+    // 6. invoices the operator deleted: discard our copies
+    const withdrawals = yield* client.billing.getWithdrawalQueue({ urlParams: { limit: 10 } })
+    yield* log(
+      "GET /v1/billing/withdrawal-queue",
+      `${withdrawals.items.length} deleted invoices: ${withdrawals.items.map((w) => `#${w.invoiceNumber} (${w.invoiceStatus})`).join(", ")}`
+    )
+    for (const withdrawal of withdrawals.items) {
+      const outcome = yield* client.billing
+        .reportDiscarded({ path: { invoiceId: withdrawal.invoiceId }, payload: {} })
+        .pipe(Effect.either)
+      yield* log(
+        `POST /v1/billing/invoice-withdrawals/${withdrawal.invoiceId}/report-discarded`,
+        outcome._tag === "Right" ? `201: withdrawal ${outcome.right.status}` : `refused: ${problemCode(outcome.left)}`
       )
     }
     return steps

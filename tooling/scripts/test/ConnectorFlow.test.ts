@@ -16,12 +16,15 @@ import { runSigningConnectorFlow } from "../src/SigningConnectorFlow.js"
 describe.each(TestDatabase.kinds())("the example connector against the started product on %s", (kind) => {
   let database: TestDatabase.TestDatabase
   let product: StartedProduct
+  /** One run of the flow: it consumes demo records (the credit note, the withdrawal), so it runs once. */
+  let steps: ReadonlyArray<{ readonly step: string; readonly outcome: string }>
 
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
     product = await startProduct(
       database.config._tag === "postgres" ? { databaseUrl: database.config.connectionString } : {}
     )
+    steps = await Effect.runPromise(runConnectorFlow(product.credentials, "e2e"))
   }, 300_000)
 
   afterAll(async () => {
@@ -36,7 +39,6 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
   })
 
   it("runs the ERP flow: token, contexts, verification queue, pass, reject, send queue, report-failed", async () => {
-    const steps = await Effect.runPromise(runConnectorFlow(product.credentials, "e2e"))
     const outcome = (prefix: string) => steps.filter((s) => s.step.startsWith(prefix)).map((s) => s.outcome)
     expect(outcome("POST {auth_url}/oauth/token")[0]).toContain("expires in 600 s")
     expect(outcome("GET /v1/operational-contexts")[0]).toMatch(/^7 contexts/)
@@ -47,14 +49,31 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     expect(steps.find((s) => s.step.endsWith("(repeated)"))?.outcome).toBe("refused: 400 BILLING_INVOICE_STATUS_INVALID")
   })
 
+  it("runs the rest of the ERP life: sent, paid (a replay too), reversed, written off, a refund, withdrawals discarded", async () => {
+    const outcomes = (suffix: string) => steps.filter((s) => s.step.endsWith(suffix)).map((s) => s.outcome)
+    expect(outcomes("/report-sent").length).toBeGreaterThanOrEqual(3)
+    expect(outcomes("/report-sent").every((outcome) => outcome.startsWith("201: ") && outcome.includes(" sent, "))).toBe(true)
+    const first = outcomes("/report-payment")[0]
+    const replay = outcomes("/report-payment (replayed)")[0]
+    expect(first).toMatch(/^200: .* → sent, balance/)
+    expect(replay).toBe(first)
+    expect(outcomes("/report-payment (same id, other amount)")[0]).toBe("refused: 409 BILLING_PAYMENT_REPLAY_MISMATCH")
+    expect(steps.some((s) => s.step.includes("/by-external-reference/") && s.outcome.includes("→ paid, balance 0.00"))).toBe(true)
+    expect(outcomes("/report-payment-reversed")[0]).toMatch(/^200: sent, balance/)
+    expect(outcomes("/report-write-off")[0]).toBe(`200: written-off, balance 0.00 ${outcomes("/report-write-off")[0]?.slice(-3)}`)
+    expect(outcomes("/report-payment (refund)")[0]).toMatch(/→ paid, balance 0\.00/)
+    expect(outcomes("/v1/billing/withdrawal-queue")[0]).toMatch(/^1 deleted invoices/)
+    expect(outcomes("/report-discarded")).toStrictEqual(["201: withdrawal discarded"])
+  })
+
   it("runs the booking website: resources, add-ons, availability, company lookup, priced preview, one booking for one requestId", async () => {
-    const steps = await Effect.runPromise(runBookingWebsiteFlow(product.credentials, "website-e2e"))
-    const outcome = (prefix: string) => steps.find((s) => s.step.startsWith(prefix))?.outcome ?? ""
+    const websiteSteps = await Effect.runPromise(runBookingWebsiteFlow(product.credentials, "website-e2e"))
+    const outcome = (prefix: string) => websiteSteps.find((s) => s.step.startsWith(prefix))?.outcome ?? ""
     expect(outcome("GET /v1/booking/resources")).toMatch(/^7 resources/)
     expect(outcome("POST /v1/booking/company-lookups")).toMatch(/^556036-0793/)
     expect(outcome("POST /v1/booking/booking-requests/preview")).toContain("VAT 12 %")
     expect(outcome("POST /v1/booking/booking-requests/preview")).toMatch(/Total .* SEK/)
-    const exactly = (step: string) => steps.find((s) => s.step === step)?.outcome ?? ""
+    const exactly = (step: string) => websiteSteps.find((s) => s.step === step)?.outcome ?? ""
     expect(exactly("POST /v1/booking/booking-requests")).toMatch(/^pending, held until/)
     expect(exactly("POST /v1/booking/booking-requests (same requestId)")).toBe("the same booking request")
   })

@@ -8,7 +8,18 @@ import { withOverdue, type InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
-import { PassProposalResponse } from "@propline/contract/Billing"
+import type { BillingRefusal } from "@propline/billing/BillingRefusal"
+import type { WithdrawalRecord } from "@propline/billing/InvoiceWithdrawal"
+import type * as Settlement from "@propline/billing/Settlement"
+import type { PrincipalShape } from "@propline/contract/Authentication"
+import {
+  PassProposalResponse,
+  type ReportPaymentRequest,
+  type ReportPaymentReversedRequest
+} from "@propline/contract/Billing"
+import { InvoiceWithdrawal } from "@propline/contract/InvoiceWithdrawal"
+import { problem } from "@propline/contract/Problem"
+import type * as Db from "@propline/db/Db"
 import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
@@ -16,7 +27,8 @@ import { DEFAULT_LIMIT } from "@propline/contract/Page"
 import { Clock, Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import { BillingService } from "./BillingService.js"
+import type { RecordNotFound } from "../platform/RecordNotFound.js"
+import { BillingService, type InvoiceTarget } from "./BillingService.js"
 
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
 
@@ -91,5 +103,103 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
           return toInvoice(invoice, yield* todayIn)
         })
       )
+      .handle("reportSent", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const invoice = yield* billing.reportSent(principal, path.invoiceId, payload).pipe(Effect.mapError(billingProblem))
+          return toInvoice(invoice, yield* todayIn)
+        })
+      )
+      .handle("reportPayment", ({ path, payload }) =>
+        answerInvoice(billing.reportPayment, { invoiceId: path.invoiceId }, paymentCommand(payload))
+      )
+      .handle("reportPaymentByExternalReference", ({ path, payload }) =>
+        answerInvoice(billing.reportPayment, { externalReference: path.externalReference }, paymentCommand(payload))
+      )
+      .handle("reportPaymentReversed", ({ path, payload }) =>
+        answerInvoice(billing.reportPaymentReversed, { invoiceId: path.invoiceId }, reversalCommand(payload))
+      )
+      .handle("reportPaymentReversedByExternalReference", ({ path, payload }) =>
+        answerInvoice(billing.reportPaymentReversed, { externalReference: path.externalReference }, reversalCommand(payload))
+      )
+      .handle("reportWriteOff", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const invoice = yield* billing
+            .reportWriteOff(principal, path.invoiceId, {
+              writeOffId: payload.writeOffId,
+              amountMinorUnits: payload.amountMinorUnits,
+              writtenOffOn: payload.writtenOffOn,
+              ...(payload.reason !== undefined ? { reason: payload.reason } : {})
+            })
+            .pipe(Effect.mapError(billingProblem))
+          return toInvoice(invoice, yield* todayIn)
+        })
+      )
+      .handle("getWithdrawalQueue", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const after = yield* CursorPage.decode("withdrawal-queue", urlParams.cursor)
+          const page = yield* billing
+            .withdrawalQueue(principal, after, urlParams.limit ?? DEFAULT_LIMIT)
+            .pipe(Effect.mapError(toProblem))
+          return { items: page.items.map(toWithdrawal), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("reportDiscarded", ({ path }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const withdrawal = yield* billing.reportDiscarded(principal, path.invoiceId).pipe(Effect.mapError(toProblem))
+          return toWithdrawal(withdrawal)
+        })
+      )
+
+    /** A money report's answer: the invoice as it now is (200, a replay included). */
+    function answerInvoice<C>(
+      report: (
+        principal: PrincipalShape,
+        target: InvoiceTarget,
+        command: C
+      ) => Effect.Effect<InvoiceRecord, BillingRefusal | RecordNotFound, Db.Db>,
+      target: InvoiceTarget,
+      command: C
+    ) {
+      return Effect.gen(function* () {
+        const principal = yield* Principal
+        const invoice = yield* report(principal, target, command).pipe(Effect.mapError(billingProblem))
+        return toInvoice(invoice, yield* todayIn)
+      })
+    }
   })
 )
+
+const paymentCommand = (payload: ReportPaymentRequest): Settlement.ReportPaymentCommand => ({
+  paymentId: payload.paymentId,
+  amountMinorUnits: payload.amountMinorUnits,
+  paidOn: payload.paidOn,
+  ...(payload.currency !== undefined ? { currency: payload.currency } : {})
+})
+
+const reversalCommand = (payload: ReportPaymentReversedRequest): Settlement.ReportPaymentReversedCommand => ({
+  paymentId: payload.paymentId,
+  reversedOn: payload.reversedOn,
+  ...(payload.reason !== undefined ? { reason: payload.reason } : {})
+})
+
+/**
+ * A billing failure as its problem: fields the invoice decides are VALIDATION_FAILED with their issues, like any
+ * other invalid input (spec 7.1); everything else as the kernel maps it.
+ */
+const billingProblem = (error: BillingRefusal | RecordNotFound) =>
+  error._tag === "FieldsInvalid" ? problem.validationFailed(error.issues, error.detail) : toProblem(error)
+
+export const toWithdrawal = (record: WithdrawalRecord): InvoiceWithdrawal =>
+  new InvoiceWithdrawal(
+    {
+      ...record,
+      invoiceId: record.invoiceId as InvoiceId,
+      organizationId: record.organizationId as OrganizationId,
+      operationalContextId: record.operationalContextId as OperationalContextId
+    },
+    true
+  )

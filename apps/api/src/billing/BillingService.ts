@@ -7,9 +7,13 @@
  */
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import { ExternalReferenceAlreadyUsed } from "@propline/billing/BillingRefusal"
+import type { InvoiceRecord } from "@propline/billing/Invoice"
 import * as InvoiceLifecycle from "@propline/billing/InvoiceLifecycle"
+import * as InvoiceWithdrawal from "@propline/billing/InvoiceWithdrawal"
 import * as ProposalVerification from "@propline/billing/ProposalVerification"
+import * as Settlement from "@propline/billing/Settlement"
 import type { PrincipalShape } from "@propline/contract/Authentication"
+import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
@@ -19,15 +23,41 @@ import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { BillingScopeRepository } from "./BillingScopeRepository.js"
 import { InvoiceRepository } from "./InvoiceRepository.js"
+import { LedgerRepository } from "./LedgerRepository.js"
 import { ProposalRepository } from "./ProposalRepository.js"
+import { WithdrawalRepository } from "./WithdrawalRepository.js"
 
 const span = (name: string) => Effect.withSpan(`BillingService.${name}`, { captureStackTrace: false })
+
+/** Which invoice a money report names: our id, or the caller's own (`externalReference`, spec 4.2). */
+export type InvoiceTarget = { readonly invoiceId: string } | { readonly externalReference: string }
+
+/** Report-sent body (decisions 5) as the contract decoded it. */
+export interface ReportSentBody {
+  readonly issuedInvoiceNumber: string
+  readonly issuedInvoiceDate: string
+  readonly dueDate?: string | undefined
+  readonly issuedTotalGrossMinorUnits: number
+  readonly externalReference?: string | undefined
+  readonly paymentReference?: string | undefined
+  readonly paymentReferenceType?: "ocr" | "kid" | "reference" | undefined
+  readonly documentUrl?: string | undefined
+}
+
+/** Drops members that are `undefined`, for the domain's exact optional fields. */
+const defined = <T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } => {
+  const out: Record<string, unknown> = {}
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key]
+  return out as { [K in keyof T]: Exclude<T[K], undefined> }
+}
 
 export class BillingService extends Effect.Service<BillingService>()("@propline/api/billing/BillingService", {
   effect: Effect.gen(function* () {
     const scopes = yield* BillingScopeRepository
     const proposals = yield* ProposalRepository
     const invoices = yield* InvoiceRepository
+    const ledgers = yield* LedgerRepository
+    const withdrawals = yield* WithdrawalRepository
 
     /**
      * The proposal, locked for the transaction: 404 (RecordNotFound) when it doesn't exist or lies outside the
@@ -51,6 +81,49 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
         yield* ProposalVerification.requireBillingIntegration(scope.integration)
         return invoice
       })
+
+    /** As {@link lockVisibleInvoice}, the invoice named by id or by the caller's externalReference. */
+    const lockTarget = (principal: PrincipalShape, target: InvoiceTarget) =>
+      "invoiceId" in target
+        ? lockVisibleInvoice(principal, target.invoiceId)
+        : Effect.gen(function* () {
+            const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+            const invoice = yield* invoices.lockByExternalReference(
+              principal.organizationId,
+              scope.contextIds,
+              target.externalReference
+            )
+            if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
+            yield* ProposalVerification.requireBillingIntegration(scope.integration)
+            return invoice
+          })
+
+    /**
+     * One money report on a locked invoice and its ledger: a replay persists nothing; a recorded report writes the
+     * ledger row (`persist`), the invoice, its events and an audit entry.
+     */
+    const moneyReport = <O extends Settlement.MoneyReportOutcome, E>(
+      principal: PrincipalShape,
+      target: InvoiceTarget,
+      action: string,
+      details: Record<string, unknown>,
+      decide: (state: Settlement.SettlementState, at: Date) => Effect.Effect<O, E>,
+      persist: (invoice: InvoiceRecord, outcome: O) => Effect.Effect<void, never, Db.Db>
+    ) =>
+      Sql.transaction(
+        Effect.gen(function* () {
+          const invoice = yield* lockTarget(principal, target)
+          const ledger = yield* ledgers.ledger(invoice.id)
+          const at = yield* Sql.now
+          const outcome = yield* decide({ invoice, ledger }, at)
+          if (outcome.replayed) return outcome.invoice
+          yield* persist(invoice, outcome)
+          yield* invoices.update(outcome.invoice).pipe(Effect.orDie)
+          yield* Outbox.append(outcome.events)
+          yield* Audit.byPrincipal(principal, { action, targetType: "invoice", targetId: invoice.id, details, at })
+          return outcome.invoice
+        })
+      )
 
     return {
       /**
@@ -159,8 +232,137 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
             })
             return transition.invoice
           })
-        ).pipe(span("reportFailed"))
+        ).pipe(span("reportFailed")),
+
+      /**
+       * Report sent (decisions 5): `approved` → `sent` with the issued fields and a balance of the issued total.
+       * Refusals: VALIDATION_FAILED for fields the invoice decides, BILLING_INVOICE_STATUS_INVALID (400, a repeat
+       * included), BILLING_EXTERNAL_REFERENCE_ALREADY_USED (409; the unique key settles a race).
+       */
+      reportSent: (principal: PrincipalShape, invoiceId: string, body: ReportSentBody) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const invoice = yield* lockVisibleInvoice(principal, invoiceId)
+            const attaching = body.externalReference !== undefined && invoice.externalReference === undefined
+            const externalReferenceTaken =
+              attaching && body.externalReference !== undefined
+                ? yield* invoices.isExternalReferenceTaken(principal.organizationId, body.externalReference)
+                : false
+            const at = yield* Sql.now
+            const { paymentReference, paymentReferenceType, ...fields } = body
+            const transition = yield* InvoiceLifecycle.reportSent(
+              invoice,
+              {
+                ...defined(fields),
+                ...(paymentReference !== undefined && paymentReferenceType !== undefined
+                  ? { paymentReference: { type: paymentReferenceType, value: paymentReference } }
+                  : {}),
+                externalReferenceTaken
+              },
+              at
+            )
+            yield* invoices
+              .update(transition.invoice)
+              .pipe(
+                Effect.catchTag("ExternalReferenceConflict", () =>
+                  Effect.fail<BillingRefusal>(
+                    new ExternalReferenceAlreadyUsed({ externalReference: body.externalReference ?? "" })
+                  )
+                )
+              )
+            yield* Outbox.append(transition.events)
+            yield* Audit.byPrincipal(principal, {
+              action: "billing.invoice.report_sent",
+              targetType: "invoice",
+              targetId: invoice.id,
+              details: defined({ ...body }),
+              at
+            })
+            return transition.invoice
+          })
+        ).pipe(span("reportSent")),
+
+      /**
+       * Report a payment (decisions 4, 5), by invoice id or externalReference. The invoice row is locked, so
+       * concurrent reports on it run one after another: copies of one payment record it once (the rest are
+       * replays, 200), distinct payments add up exactly. See `Settlement.reportPayment` for the refusals.
+       */
+      reportPayment: (principal: PrincipalShape, target: InvoiceTarget, command: Settlement.ReportPaymentCommand) =>
+        moneyReport(
+          principal,
+          target,
+          "billing.invoice.report_payment",
+          { ...command },
+          (state, at) => Settlement.reportPayment(state, command, at),
+          (invoice, outcome) => ledgers.insertPayment(invoice.organizationId, invoice.id, outcome.payment)
+        ).pipe(span("reportPayment")),
+
+      /** Report a payment reversed (decisions 4, 5); see `Settlement.reportPaymentReversed` for the refusals. */
+      reportPaymentReversed: (
+        principal: PrincipalShape,
+        target: InvoiceTarget,
+        command: Settlement.ReportPaymentReversedCommand
+      ) =>
+        moneyReport(
+          principal,
+          target,
+          "billing.invoice.report_payment_reversed",
+          { ...command },
+          (state, at) => Settlement.reportPaymentReversed(state, command, at),
+          (invoice, outcome) => ledgers.insertReversal(invoice.organizationId, invoice.id, outcome.payment)
+        ).pipe(span("reportPaymentReversed")),
+
+      /** Report a write-off (decisions 4, 5); see `Settlement.reportWriteOff` for the refusals. */
+      reportWriteOff: (principal: PrincipalShape, invoiceId: string, command: Settlement.ReportWriteOffCommand) =>
+        moneyReport(
+          principal,
+          { invoiceId },
+          "billing.invoice.report_write_off",
+          { ...command },
+          (state, at) => Settlement.reportWriteOff(state, command, at),
+          (invoice, outcome) => ledgers.insertWriteOff(invoice.organizationId, invoice.id, outcome.writeOff)
+        ).pipe(span("reportWriteOff")),
+
+      /** Withdrawal queue (spec 4.2, decisions 5): pending withdrawals, oldest deletion first. */
+      withdrawalQueue: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
+        Effect.gen(function* () {
+          const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+          yield* ProposalVerification.requireBillingIntegration(scope.integration)
+          const rows = yield* withdrawals.queue(principal.organizationId, scope.contextIds, after, limit)
+          return CursorPage.page("withdrawal-queue", rows, limit)
+        }).pipe(span("withdrawalQueue")),
+
+      /**
+       * Report discarded (decisions 5): the withdrawal becomes `discarded` and leaves the queue. 404 when the invoice
+       * has no withdrawal or can't be seen; a repeat is 400 BILLING_INVOICE_STATUS_INVALID.
+       */
+      reportDiscarded: (principal: PrincipalShape, invoiceId: string) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
+            const withdrawal = yield* withdrawals.lock(principal.organizationId, scope.contextIds, invoiceId)
+            if (withdrawal === undefined) return yield* new RecordNotFound({ kind: "invoice withdrawal" })
+            yield* ProposalVerification.requireBillingIntegration(scope.integration)
+            const at = yield* Sql.now
+            const transition = yield* InvoiceWithdrawal.reportDiscarded(withdrawal, at)
+            yield* withdrawals.update(transition.withdrawal)
+            yield* Outbox.append(transition.events)
+            yield* Audit.byPrincipal(principal, {
+              action: "billing.invoice_withdrawal.report_discarded",
+              targetType: "invoice",
+              targetId: invoiceId,
+              at
+            })
+            return transition.withdrawal
+          })
+        ).pipe(span("reportDiscarded"))
     }
   }),
-  dependencies: [BillingScopeRepository.Default, ProposalRepository.Default, InvoiceRepository.Default]
+  dependencies: [
+    BillingScopeRepository.Default,
+    ProposalRepository.Default,
+    InvoiceRepository.Default,
+    LedgerRepository.Default,
+    WithdrawalRepository.Default
+  ]
 }) {}

@@ -6,7 +6,8 @@
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
-import type { Selectable } from "kysely"
+import type { Insertable, Selectable } from "kysely"
+import { randomUUID } from "node:crypto"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
@@ -30,6 +31,71 @@ export const unsentInvoiceColumns = {
   failureReason: null
 } as const
 
+/** An invoice record as a new row (report fields empty until reported). */
+const invoiceRow = (invoice: InvoiceRecord): Insertable<InvoiceTable> => ({
+  id: invoice.id,
+  organizationId: invoice.organizationId,
+  invoiceRunId: invoice.invoiceRunId,
+  operationalContextId: invoice.operationalContextId,
+  contractId: invoice.contractId,
+  recipientAgentId: invoice.recipientAgentId,
+  recipientAgentName: invoice.recipientAgentName,
+  billingAccountId: invoice.billingAccountId,
+  documentKind: invoice.documentKind,
+  creditedInvoiceId: nullable(invoice.creditedInvoiceId),
+  billingStream: invoice.billingStream,
+  requestedInvoiceDate: invoice.requestedInvoiceDate,
+  requestedDueDate: nullable(invoice.requestedDueDate),
+  paymentTermsDays: nullable(invoice.paymentTermsDays),
+  invoiceNumber: invoice.invoiceNumber,
+  status: invoice.status,
+  currency: invoice.currency,
+  totalNetMinorUnits: invoice.totalNetMinorUnits,
+  totalVatMinorUnits: invoice.totalVatMinorUnits,
+  totalGrossMinorUnits: invoice.totalGrossMinorUnits,
+  externalReference: nullable(invoice.externalReference),
+  ...unsentInvoiceColumns,
+  approvedAt: nullable(invoice.approvedAt),
+  createdAt: invoice.createdAt,
+  updatedAt: invoice.updatedAt
+})
+
+/** A line of a new invoice or credit note: the drafted amounts, its charge or the invoice line it credits. */
+export interface NewLine {
+  readonly chargeId?: string | undefined
+  readonly creditedLineId?: string | undefined
+  readonly position: number
+  readonly description: string
+  readonly netMinorUnits: number
+  readonly vatRateBasisPoints: number
+  readonly vatMinorUnits: number
+  readonly grossMinorUnits: number
+}
+
+const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
+  lines.length === 0
+    ? Effect.void
+    : Sql.query((db) =>
+        db
+          .insertInto("documentLines")
+          .values(
+            lines.map((line) => ({
+              id: randomUUID(),
+              proposalId: null,
+              invoiceId,
+              chargeId: line.chargeId ?? null,
+              creditedLineId: line.creditedLineId ?? null,
+              position: line.position,
+              description: line.description,
+              netMinorUnits: line.netMinorUnits,
+              vatRateBasisPoints: line.vatRateBasisPoints,
+              vatMinorUnits: line.vatMinorUnits,
+              grossMinorUnits: line.grossMinorUnits
+            }))
+          )
+          .execute()
+      ).pipe(Effect.asVoid)
+
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
 
@@ -51,6 +117,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
               .select(CursorPage.sortKey("invoices.approvedAt").as("cursorAt"))
               .where("organizationId", "=", organizationId)
               .where("status", "=", "approved")
+              .where("deletedAt", "is", null)
               .where("operationalContextId", "in", contextIds)
             if (after !== undefined) query = query.where(CursorPage.after("invoices.approvedAt", "invoices.id", after))
             return query.orderBy("approvedAt").orderBy("id").limit(limit + 1).execute()
@@ -74,9 +141,52 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
               .where("id", "=", id)
               .where("organizationId", "=", organizationId)
               .where("operationalContextId", "in", contextIds)
+              .where("deletedAt", "is", null)
               .forUpdate()
               .executeTakeFirst()
           ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+
+    /** As {@link lock}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
+    lockByExternalReference: (organizationId: string, contextIds: ReadonlyArray<string>, externalReference: string) =>
+      contextIds.length === 0
+        ? Effect.succeed(undefined)
+        : Sql.query((db) =>
+            db
+              .selectFrom("invoices")
+              .selectAll()
+              .where("externalReference", "=", externalReference)
+              .where("organizationId", "=", organizationId)
+              .where("operationalContextId", "in", contextIds)
+              .where("deletedAt", "is", null)
+              .forUpdate()
+              .executeTakeFirst()
+          ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+
+    /** An invoice of the organization, locked, whatever its context (an operator's action). Not deleted ones. */
+    lockForOperator: (organizationId: string, id: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("invoices")
+          .selectAll()
+          .where("id", "=", id)
+          .where("organizationId", "=", organizationId)
+          .where("deletedAt", "is", null)
+          .forUpdate()
+          .executeTakeFirst()
+      ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+
+    /** The invoices of a run that are not deleted, locked. */
+    lockRunInvoices: (invoiceRunId: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("invoices")
+          .selectAll()
+          .where("invoiceRunId", "=", invoiceRunId)
+          .where("deletedAt", "is", null)
+          .orderBy("invoiceNumber")
+          .forUpdate()
+          .execute()
+      ).pipe(Effect.map((rows) => rows.map(toInvoice))),
 
     /** Whether an invoice of the organization already carries this externalReference. */
     isExternalReferenceTaken: (organizationId: string, externalReference: string) =>
@@ -99,33 +209,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
           (db) =>
           db
             .insertInto("invoices")
-            .values({
-              id: invoice.id,
-              organizationId: invoice.organizationId,
-              invoiceRunId: invoice.invoiceRunId,
-              operationalContextId: invoice.operationalContextId,
-              contractId: invoice.contractId,
-              recipientAgentId: invoice.recipientAgentId,
-              recipientAgentName: invoice.recipientAgentName,
-              billingAccountId: invoice.billingAccountId,
-              documentKind: invoice.documentKind,
-              creditedInvoiceId: nullable(invoice.creditedInvoiceId),
-              billingStream: invoice.billingStream,
-              requestedInvoiceDate: invoice.requestedInvoiceDate,
-              requestedDueDate: nullable(invoice.requestedDueDate),
-              paymentTermsDays: nullable(invoice.paymentTermsDays),
-              invoiceNumber: invoice.invoiceNumber,
-              status: invoice.status,
-              currency: invoice.currency,
-              totalNetMinorUnits: invoice.totalNetMinorUnits,
-              totalVatMinorUnits: invoice.totalVatMinorUnits,
-              totalGrossMinorUnits: invoice.totalGrossMinorUnits,
-              externalReference: nullable(invoice.externalReference),
-              ...unsentInvoiceColumns,
-              approvedAt: nullable(invoice.approvedAt),
-              createdAt: invoice.createdAt,
-              updatedAt: invoice.updatedAt
-            })
+            .values(invoiceRow(invoice))
             .execute(),
           "invoices_external_reference_key",
           () => new ExternalReferenceConflict()
@@ -168,6 +252,121 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
           yield* Sql.query((db) =>
             db.updateTable("charges").set({ invoiceId: invoice.id }).where("id", "in", chargeIds).execute()
           )
+        }
+      }),
+
+    /**
+     * Inserts a new invoice or credit note with its lines (an invoice run's document, or a credit note). New
+     * documents carry no externalReference, so no reference can collide.
+     */
+    insert: (invoice: InvoiceRecord, lines: ReadonlyArray<NewLine>) =>
+      Effect.gen(function* () {
+        yield* Sql.query((db) => db.insertInto("invoices").values(invoiceRow(invoice)).execute())
+        yield* insertLines(invoice.id, lines)
+      }),
+
+    /** Inserts lines of an invoice (after the charges they reference). */
+    insertLines,
+
+    /** An invoice of the organization by id, deleted or not (an operator's replayed act reads what it made). */
+    byId: (organizationId: string, id: string) =>
+      Sql.query((db) =>
+        db.selectFrom("invoices").selectAll().where("id", "=", id).where("organizationId", "=", organizationId).executeTakeFirst()
+      ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+
+    /**
+     * Writes every field a report or settlement sets (report-sent, payments, reversals, write-offs, approval,
+     * failure). A report-sent that attaches an externalReference another invoice took meanwhile fails with
+     * {@link ExternalReferenceConflict} (the unique key decides).
+     */
+    update: (invoice: InvoiceRecord) =>
+      Sql.catchUniqueViolation(
+        (db) =>
+          db
+            .updateTable("invoices")
+            .set({
+              status: invoice.status,
+              externalReference: nullable(invoice.externalReference),
+              issuedInvoiceNumber: nullable(invoice.issuedInvoiceNumber),
+              issuedInvoiceDate: nullable(invoice.issuedInvoiceDate),
+              dueDate: nullable(invoice.dueDate),
+              issuedTotalGrossMinorUnits: nullable(invoice.issuedTotalGrossMinorUnits),
+              paymentReference: nullable(invoice.paymentReference),
+              paymentReferenceType: nullable(invoice.paymentReferenceType),
+              documentUrl: nullable(invoice.documentUrl),
+              balanceMinorUnits: nullable(invoice.balanceMinorUnits),
+              approvedAt: nullable(invoice.approvedAt),
+              sentAt: nullable(invoice.sentAt),
+              paidAt: nullable(invoice.paidAt),
+              writtenOffAt: nullable(invoice.writtenOffAt),
+              failedAt: nullable(invoice.failedAt),
+              failureReason: nullable(invoice.failureReason),
+              updatedAt: invoice.updatedAt
+            })
+            .where("id", "=", invoice.id)
+            .execute(),
+        "invoices_external_reference_key",
+        () => new ExternalReferenceConflict()
+      ).pipe(Effect.asVoid),
+
+    /** Marks an invoice deleted and releases its charges, so a later run can bill the material again. */
+    markDeleted: (invoice: InvoiceRecord, at: Date) =>
+      Effect.gen(function* () {
+        yield* Sql.query((db) =>
+          db.updateTable("invoices").set({ deletedAt: at, updatedAt: at }).where("id", "=", invoice.id).execute()
+        )
+        yield* Sql.query((db) =>
+          db.updateTable("charges").set({ invoiceId: null }).where("invoiceId", "=", invoice.id).execute()
+        )
+      }),
+
+    /**
+     * The invoice's lines with how much of each earlier credit notes (not deleted) took back, as a positive
+     * amount of the line's sign; and the gross total of those credit notes (≤ 0).
+     */
+    creditState: (invoiceId: string) =>
+      Effect.gen(function* () {
+        const lines = yield* Sql.query((db) =>
+          db
+            .selectFrom("documentLines as line")
+            .select((eb) => [
+              "line.id",
+              "line.description",
+              "line.netMinorUnits",
+              "line.vatRateBasisPoints",
+              eb.fn
+                .coalesce(
+                  eb
+                    .selectFrom("documentLines as credit")
+                    .innerJoin("invoices as note", "note.id", "credit.invoiceId")
+                    .select((inner) => inner.fn.sum<number>("credit.netMinorUnits").as("sum"))
+                    .whereRef("credit.creditedLineId", "=", "line.id")
+                    .where("note.deletedAt", "is", null),
+                  eb.lit(0)
+                )
+                .as("creditedNet")
+            ])
+            .where("line.invoiceId", "=", invoiceId)
+            .orderBy("line.position")
+            .execute()
+        )
+        const credited = yield* Sql.query((db) =>
+          db
+            .selectFrom("invoices")
+            .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("totalGrossMinorUnits"), eb.lit(0)).as("gross"))
+            .where("creditedInvoiceId", "=", invoiceId)
+            .where("deletedAt", "is", null)
+            .executeTakeFirstOrThrow()
+        )
+        return {
+          lines: lines.map((line) => ({
+            lineId: line.id,
+            description: line.description,
+            netMinorUnits: line.netMinorUnits,
+            vatRateBasisPoints: line.vatRateBasisPoints,
+            creditedNetMinorUnits: -Number(line.creditedNet)
+          })),
+          creditedGrossMinorUnits: Number(credited.gross)
         }
       }),
 

@@ -1,10 +1,12 @@
 /**
- * SQL of invoice proposals (spec 2.2): the verification queue, locking one for a verdict, its charges, and
- * writing the verdict. Rows map to `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields).
+ * SQL of invoice proposals (spec 2.2): the verification queue, locking one for a verdict or an operator's
+ * cancellation, its charges, writing the verdict, and inserting what an invoice run proposes. Rows map to `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields).
  */
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
+import type { DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceProposalTable } from "@propline/db/Database"
 import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import type { Selectable } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
@@ -76,6 +78,87 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
           chargeIds: rows.map((row) => row.id),
           alreadyInvoiced: rows.some((row) => row.invoiceId !== null)
         }))
+      ),
+
+    /** Inserts a proposal an invoice run made, with its lines. */
+    insert: (
+      proposal: InvoiceProposalRecord,
+      lines: ReadonlyArray<DraftLine & { readonly chargeId: string }>
+    ) =>
+      Effect.gen(function* () {
+        yield* Sql.query((db) =>
+          db
+            .insertInto("invoiceProposals")
+            .values({
+              id: proposal.id,
+              organizationId: proposal.organizationId,
+              invoiceRunId: proposal.invoiceRunId,
+              invoiceNumber: nullable(proposal.invoiceNumber),
+              operationalContextId: proposal.operationalContextId,
+              contractId: proposal.contractId,
+              recipientAgentId: proposal.recipientAgentId,
+              recipientAgentName: proposal.recipientAgentName,
+              billingAccountId: proposal.billingAccountId,
+              documentKind: proposal.documentKind,
+              creditedInvoiceId: nullable(proposal.creditedInvoiceId),
+              billingStream: proposal.billingStream,
+              requestedInvoiceDate: proposal.requestedInvoiceDate,
+              requestedDueDate: nullable(proposal.requestedDueDate),
+              paymentTermsDays: nullable(proposal.paymentTermsDays),
+              status: proposal.status,
+              currency: proposal.currency,
+              totalNetMinorUnits: proposal.totalNetMinorUnits,
+              totalVatMinorUnits: proposal.totalVatMinorUnits,
+              totalGrossMinorUnits: proposal.totalGrossMinorUnits,
+              externalReference: null,
+              rejectionReason: null,
+              passedAt: null,
+              rejectedAt: null,
+              cancelledAt: null,
+              invoiceId: null,
+              createdAt: proposal.createdAt,
+              updatedAt: proposal.updatedAt
+            })
+            .execute()
+        )
+        yield* Sql.query((db) =>
+          db
+            .insertInto("documentLines")
+            .values(
+              lines.map((line) => ({
+                id: randomUUID(),
+                proposalId: proposal.id,
+                invoiceId: null,
+                chargeId: line.chargeId,
+                creditedLineId: null,
+                position: line.position,
+                description: line.description,
+                netMinorUnits: line.netMinorUnits,
+                vatRateBasisPoints: line.vatRateBasisPoints,
+                vatMinorUnits: line.vatMinorUnits,
+                grossMinorUnits: line.grossMinorUnits
+              }))
+            )
+            .execute()
+        )
+      }),
+
+    /** A proposal of the organization, locked, whatever its context (an operator's action). */
+    lockForOperator: (organizationId: string, proposalId: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("invoiceProposals")
+          .selectAll()
+          .where("id", "=", proposalId)
+          .where("organizationId", "=", organizationId)
+          .forUpdate()
+          .executeTakeFirst()
+      ).pipe(
+        Effect.map((row) => {
+          if (row === undefined) return undefined
+          const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
+          return fields as InvoiceProposalRecord
+        })
       ),
 
     /** Writes a proposal's verdict fields (status, externalReference, reason, timestamps, created invoice). */

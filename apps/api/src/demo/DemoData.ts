@@ -10,9 +10,12 @@ import * as Db from "@propline/db/Db"
 import { Data, Effect } from "effect"
 import { sql } from "kysely"
 import * as Audit from "../platform/Audit.js"
+import { BillingOperatorService } from "../billing/BillingOperatorService.js"
+import { BillingService } from "../billing/BillingService.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { demoPlan } from "./DemoCatalog.js"
 import { DEMO_APPLICATION_NAME, DEMO_IDS, DEMO_ORGANIZATION_NAME, SECOND_ORGANIZATION_NAME } from "./DemoIds.js"
+import { playDemoLife } from "./billing/DemoBillingLife.js"
 
 /** The demo Application of one organization: ids the credentials file and the harness need. */
 export interface DemoTenant {
@@ -254,6 +257,12 @@ export const seedDemoData = (now: Date): Effect.Effect<DemoSeed, DemoOrganizatio
       const first = yield* demoApplication(DEMO_IDS.organization, DEMO_IDS.rootContext)
       const second = yield* demoApplication(DEMO_IDS.secondOrganization, DEMO_IDS.secondRootContext)
       yield* allowDemoBooking(first, now)
+      if (seeded) {
+        yield* playDemoLife(first, now).pipe(
+          Effect.provide(BillingService.Default),
+          Effect.provide(BillingOperatorService.Default)
+        )
+      }
       return { seeded, ...first, second } satisfies DemoSeed
     })
   ).pipe(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { lineTotals, vatRatesFor } from "@propline/billing/Money"
+import { isLuhnValid } from "@propline/billing/PaymentReference"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect, Either, ManagedRuntime } from "effect"
@@ -11,6 +12,7 @@ import {
   SECOND_ORGANIZATION_NAME
 } from "../../src/demo/DemoIds.js"
 import { type DemoSeed, seedDemoData } from "../../src/demo/DemoData.js"
+import { DEMO_LIFE, lastMonthInvoiceId } from "../../src/demo/billing/DemoBillingLife.js"
 
 /** Frozen: the 22nd of a month, so "last month" is October 2026 and "this month" November 2026. */
 const NOW = new Date("2026-11-22T10:00:00.000Z")
@@ -314,7 +316,12 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
       const creditNotes = invoices.filter((invoice) => invoice.documentKind === "credit-note")
       expect(creditNotes.map((note) => note.id)).toStrictEqual([DEMO_IDS.creditNote])
       const [note] = creditNotes
-      const credited = invoices.find((invoice) => invoice.id === note?.creditedInvoiceId)
+      // the credited invoice itself was reported sent before it was credited (see DemoLife)
+      const credited = await run(
+        Db.query((db) =>
+          db.selectFrom("invoices").selectAll().where("id", "=", note?.creditedInvoiceId ?? "").executeTakeFirst()
+        )
+      )
       expect(credited?.id).toBe(DEMO_IDS.creditedInvoice)
       expect(credited?.documentKind).toBe("invoice")
       expect(note).toMatchObject({
@@ -338,11 +345,91 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
             .innerJoin("invoices", "invoices.id", "documentLines.invoiceId")
             .innerJoin("charges", "charges.id", "documentLines.chargeId")
             .select(["invoices.id as invoiceId", "charges.invoiceId as chargeInvoiceId"])
+            // a deleted invoice released its charges
+            .where("invoices.deletedAt", "is", null)
             .execute()
         )
       )
       expect(lines.length).toBeGreaterThan(0)
       for (const line of lines) expect(line.chargeInvoiceId).toBe(line.invoiceId)
+    })
+  })
+
+  describe("the ERP's life after start-up (DemoLife)", () => {
+    const invoice = (customerKey: string) =>
+      run(
+        Db.query((db) =>
+          db.selectFrom("invoices").selectAll().where("id", "=", lastMonthInvoiceId(customerKey)).executeTakeFirstOrThrow()
+        )
+      )
+    const today = NOW.toISOString().slice(0, 10)
+
+    it("shows a sent invoice with everything report-sent sets, and a payment reference with a valid check digit", async () => {
+      const sent = await invoice(DEMO_LIFE.sent)
+      expect(sent).toMatchObject({ status: "sent", balanceMinorUnits: sent.totalGrossMinorUnits })
+      expect(sent.externalReference).toBe(`FNX-${sent.invoiceNumber}`)
+      expect(sent.paymentReferenceType).toBe(sent.currency === "NOK" ? "kid" : "ocr")
+      expect(isLuhnValid(sent.paymentReference ?? "")).toBe(true)
+      expect(sent.documentUrl).toMatch(/^https:\/\//)
+      expect(sent.dueDate! >= today).toBe(true)
+    })
+
+    it("shows a partly paid, a paid, an overdue, a written-off and a failed invoice", async () => {
+      const partly = await invoice(DEMO_LIFE.partlyPaid)
+      expect(partly.status).toBe("sent")
+      expect(partly.balanceMinorUnits).toBeGreaterThan(0)
+      expect(partly.balanceMinorUnits).toBeLessThan(partly.totalGrossMinorUnits)
+      expect(await invoice(DEMO_LIFE.paid)).toMatchObject({ status: "paid", balanceMinorUnits: 0 })
+      const overdue = await invoice(DEMO_LIFE.overdue)
+      expect(overdue.status).toBe("sent")
+      expect(overdue.dueDate! < today).toBe(true)
+      expect(await invoice(DEMO_LIFE.writtenOff)).toMatchObject({ status: "written-off", balanceMinorUnits: 0 })
+      expect((await invoice(DEMO_LIFE.failed)).status).toBe("failed")
+      const ledger = await run(
+        Db.query((db) => db.selectFrom("writeOffs").select("invoiceId").execute())
+      )
+      expect(ledger.map((row) => row.invoiceId)).toContain(lastMonthInvoiceId(DEMO_LIFE.writtenOff))
+    })
+
+    it("shows a credited invoice, sent, whose approved credit note waits in the send queue", async () => {
+      const credited = await run(
+        Db.query((db) => db.selectFrom("invoices").selectAll().where("id", "=", DEMO_IDS.creditedInvoice).executeTakeFirstOrThrow())
+      )
+      const note = await run(
+        Db.query((db) => db.selectFrom("invoices").selectAll().where("id", "=", DEMO_IDS.creditNote).executeTakeFirstOrThrow())
+      )
+      expect(credited.status).toBe("sent")
+      expect(note).toMatchObject({ status: "approved", creditedInvoiceId: DEMO_IDS.creditedInvoice })
+    })
+
+    it("keeps a deleted invoice waiting in the withdrawal queue", async () => {
+      const deleted = await invoice(DEMO_LIFE.deleted)
+      expect(deleted.deletedAt).toBeInstanceOf(Date)
+      const withdrawals = await run(Db.query((db) => db.selectFrom("invoiceWithdrawals").selectAll().execute()))
+      expect(withdrawals).toHaveLength(1)
+      expect(withdrawals[0]).toMatchObject({ invoiceId: deleted.id, status: "pending", invoiceStatus: "approved" })
+    })
+
+    it("still holds at least 10 approved invoices in several currencies, 1 credit note and 5 proposals", async () => {
+      const approvedRows = await run(
+        Db.query((db) =>
+          db
+            .selectFrom("invoices")
+            .select(["documentKind", "currency"])
+            .where("organizationId", "=", DEMO_IDS.organization)
+            .where("status", "=", "approved")
+            .where("deletedAt", "is", null)
+            .execute()
+        )
+      )
+      const invoices = approvedRows.filter((row) => row.documentKind === "invoice")
+      expect(invoices.length).toBeGreaterThanOrEqual(10)
+      expect(new Set(invoices.map((row) => row.currency)).size).toBeGreaterThanOrEqual(2)
+      expect(approvedRows.filter((row) => row.documentKind === "credit-note")).toHaveLength(1)
+      const proposals = await run(
+        Db.query((db) => db.selectFrom("invoiceProposals").select("id").where("status", "=", "proposed").execute())
+      )
+      expect(proposals.length).toBeGreaterThanOrEqual(5)
     })
   })
 

@@ -94,10 +94,66 @@ describe.each(TestDatabase.kinds())("fuzzing the API host on %s", (kind) => {
     )
   })
 
+  it("answers every hostile money report, report-sent and report-discarded with less than 500", async () => {
+    const invoiceId = await app.run(Fixtures.approvedInvoice(org, { externalReference: `FUZZ-${kind}` }))
+    const sent = await fetch(`${app.apiUrl}/v1/billing/invoices/${invoiceId}/report-sent`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${billingToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ issuedInvoiceNumber: "F-1", issuedInvoiceDate: "2026-11-20", dueDate: "2026-12-20", issuedTotalGrossMinorUnits: 1_250_000 })
+    })
+    expect(sent.status).toBe(201)
+    const money = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 9007199254740992, -9007199254740992, "100", null))
+    const moneyBody = fc
+      .record(
+        {
+          paymentId: fc.oneof(hostileText, fc.constantFrom("P-1", "P-2")),
+          writeOffId: fc.oneof(hostileText, fc.constant("W-1")),
+          amountMinorUnits: money,
+          issuedTotalGrossMinorUnits: money,
+          paidOn: fc.oneof(hostileText, fc.constantFrom("2026-11-21", "2026-02-30")),
+          reversedOn: fc.oneof(hostileText, fc.constant("2026-11-22")),
+          writtenOffOn: fc.oneof(hostileText, fc.constant("2026-11-22")),
+          issuedInvoiceNumber: hostileText,
+          issuedInvoiceDate: fc.oneof(hostileText, fc.constant("2026-11-20")),
+          dueDate: fc.oneof(hostileText, fc.constant("2026-12-20")),
+          currency: fc.oneof(hostileText, fc.constantFrom("SEK", "EUR")),
+          paymentReference: fc.oneof(hostileText, fc.constantFrom("79927398713", "23-")),
+          paymentReferenceType: fc.oneof(hostileText, fc.constantFrom("ocr", "kid", "reference")),
+          documentUrl: fc.oneof(hostileText, fc.constant("https://erp.example/x.pdf")),
+          reason: hostileText
+        },
+        { requiredKeys: [] }
+      )
+      .map((value) => JSON.stringify(value))
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("report-payment", "report-payment-reversed", "report-write-off", "report-sent", "by-reference", "discarded"),
+        fc.oneof(hostileId, fc.constant(invoiceId), fc.constant(`FUZZ-${kind}`)),
+        fc.oneof(moneyBody, hostileBody),
+        contentType,
+        async (operation, id, body, type) => {
+          const path =
+            operation === "discarded"
+              ? `/v1/billing/invoice-withdrawals/${id}/report-discarded`
+              : operation === "by-reference"
+                ? `/v1/billing/invoices/by-external-reference/${id}/report-payment`
+                : `/v1/billing/invoices/${id}/${operation}`
+          await send("POST", path, body, type)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
   it("answers every hostile list query with less than 500 and problem details", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom("/v1/billing/send-queue", "/v1/billing/verification-queue", "/v1/operational-contexts"),
+        fc.constantFrom(
+          "/v1/billing/send-queue",
+          "/v1/billing/verification-queue",
+          "/v1/billing/withdrawal-queue",
+          "/v1/operational-contexts"
+        ),
         hostileQuery,
         async (path, query) => {
           const search = new URLSearchParams()

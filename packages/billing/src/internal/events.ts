@@ -27,3 +27,16 @@ export const proposalEvent = <Tag extends string>(
   operationalContextId: proposal.operationalContextId,
   at
 })
+
+/** @internal */
+export const runEvent = <Tag extends string>(
+  _tag: Tag,
+  run: { readonly id: string; readonly organizationId: string; readonly operationalContextId: string },
+  at: Date
+): { readonly _tag: Tag; readonly invoiceRunId: string; readonly organizationId: string; readonly operationalContextId: string; readonly at: Date } => ({
+  _tag,
+  invoiceRunId: run.id,
+  organizationId: run.organizationId,
+  operationalContextId: run.operationalContextId,
+  at
+})
