@@ -11,7 +11,7 @@
  * Each capability's operator pages plug in as one more group here and one more handler layer in the host.
  */
 import { HttpApi } from "@effect/platform"
-import { BadRequest, InternalServerError, NotFound, PayloadTooLarge } from "@propline/contract/Problem"
+import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge } from "@propline/contract/Problem"
 import { ApplicationsGroup } from "./Applications.js"
 import { AuditLogGroup } from "./AuditLog.js"
 import { BillingGroup } from "./Billing.js"
@@ -33,5 +33,6 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(SigningGroup)
   .addError(BadRequest)
   .addError(NotFound)
+  .addError(Conflict)
   .addError(PayloadTooLarge)
   .addError(InternalServerError) {}

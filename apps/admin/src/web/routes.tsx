@@ -7,7 +7,7 @@ import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/A
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { BillingOverviewPage } from "./pages/BillingOverview.js"
 import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
-import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage } from "./pages/Billing.js"
+import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
 
@@ -32,6 +32,7 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
   { pattern: "/billing/proposals", render: () => <ProposalsPage /> },
   { pattern: "/billing/send-queue", render: () => <SendQueuePage /> },
+  { pattern: "/billing/withdrawal-queue", render: () => <WithdrawalQueuePage /> },
   { pattern: "/booking/requests", render: () => <BookingRequestsPage /> },
   { pattern: "/booking/resources", render: () => <ResourcesPage /> },
   { pattern: "/booking/resources/:id", render: (p) => <ResourcePage id={p["id"]!} /> },
@@ -60,7 +61,8 @@ export const navigation: ReadonlyArray<NavigationSection> = [
       ["/billing/invoice-runs", "Invoice runs"],
       ["/billing/invoices", "Invoices"],
       ["/billing/proposals", "Proposals"],
-      ["/billing/send-queue", "Send queue"]
+      ["/billing/send-queue", "Send queue"],
+      ["/billing/withdrawal-queue", "Withdrawal queue"]
     ]
   },
   {

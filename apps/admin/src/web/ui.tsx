@@ -219,16 +219,22 @@ export const ListPage = <A,>(props: {
   readonly fetch: (query: Readonly<Record<string, string>>) => Promise<Result<ListAnswer<A>>>
   readonly head: ReadonlyArray<string>
   readonly empty: string
-  readonly row: (item: A) => ReactNode
+  /** A row; `reload` fetches the page again after a row's action changed it. */
+  readonly row: (item: A, reload: () => void) => ReactNode
+  /** Changing it fetches the page again (a form beside the list created a record). */
+  readonly version?: number
+  /** Shown above the table: a form that adds to the list, an action's outcome. */
+  readonly children?: ReactNode
 }) => {
   const query = useQuery()
   const key = JSON.stringify(query)
-  const { load } = useLoad(`${props.title} ${key}`, () => props.fetch(query))
+  const { load, reload } = useLoad(`${props.title} ${key} ${props.version ?? 0}`, () => props.fetch(query))
   const problem = load._tag === "failed" ? load.problem : undefined
   return (
     <>
       <PageHeader title={props.title}>{props.actions}</PageHeader>
       {props.intro === undefined ? null : <p className="hint">{props.intro}</p>}
+      {props.children}
       <Filters key={key} problem={problem} specs={props.filters} />
       <ProblemNotice problem={problem} />
       {load._tag === "loading" ? <Loading /> : null}
@@ -236,7 +242,7 @@ export const ListPage = <A,>(props: {
         <>
           <Table caption={props.title} head={props.head}>
             {load.value.items.length === 0 ? <Empty columns={props.head.length} text={props.empty} /> : null}
-            {load.value.items.map(props.row)}
+            {load.value.items.map((item) => props.row(item, reload))}
           </Table>
           <Pager nextCursor={load.value.nextCursor} />
         </>

@@ -13,6 +13,7 @@ import { AdminApi } from "@propline/admin/AdminApi"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
+import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
@@ -60,7 +61,8 @@ const AdminServices = Layer.mergeAll(
   BookingViews.Default,
   BookingOperatorService.Default,
   ApplicationService.Default,
-  SigningOperatorService.Default
+  SigningOperatorService.Default,
+  BillingOperatorService.Default
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

@@ -44,7 +44,11 @@ const invoiceColumns = [
 ] as const
 
 const invoices = (db: Kysely<Database>, organizationId: string, filter: DocumentFilter) => {
-  let query = db.selectFrom("invoices").select(invoiceColumns).where("invoices.organizationId", "=", organizationId)
+  let query = db
+    .selectFrom("invoices")
+    .select(invoiceColumns)
+    .where("invoices.organizationId", "=", organizationId)
+    .where("invoices.deletedAt", "is", null)
   if (filter.q !== undefined) {
     const q = filter.q
     query = query.where((eb) =>
@@ -59,6 +63,26 @@ const invoices = (db: Kysely<Database>, organizationId: string, filter: Document
   if (filter.invoiceRunId !== undefined) query = query.where("invoices.invoiceRunId", "=", filter.invoiceRunId)
   return query
 }
+
+const proposalColumns = [
+  "id",
+  "invoiceRunId",
+  "invoiceNumber",
+  "documentKind",
+  "status",
+  "recipientAgentId",
+  "recipientAgentName",
+  "contractId",
+  "currency",
+  "totalGrossMinorUnits",
+  "requestedInvoiceDate",
+  "externalReference",
+  "rejectionReason",
+  "createdAt",
+  "passedAt",
+  "rejectedAt",
+  "cancelledAt"
+] as const
 
 type InvoiceStatus = "created" | "approved" | "sent" | "paid" | "written-off" | "failed"
 type ProposalStatus = "proposed" | "passed" | "rejected" | "cancelled"
@@ -79,6 +103,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
               sql<number>`coalesce(sum(balance_minor_units), 0)`.as("balanceMinorUnits")
             ])
             .where("organizationId", "=", organizationId)
+            .where("deletedAt", "is", null)
             .groupBy(["status", "currency"])
             .orderBy("currency")
             .orderBy("status")
@@ -125,7 +150,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
             "invoiceRuns.approvedAt",
             "invoiceRuns.createdAt",
             CursorPage.sortKey("invoiceRuns.createdAt").as("cursorAt"),
-            sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id)`.as("invoiceCount"),
+            sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id and i.deleted_at is null)`.as("invoiceCount"),
             sql<number>`(select count(*) from invoice_proposals p where p.invoice_run_id = invoice_runs.id)`.as("proposalCount")
           ])
           .where("invoiceRuns.organizationId", "=", organizationId)
@@ -170,14 +195,91 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
         if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
         const lines = yield* Sql.query((db) =>
           db
-            .selectFrom("documentLines")
-            .select(["position", "description", "netMinorUnits", "vatRateBasisPoints", "vatMinorUnits", "grossMinorUnits"])
-            .where("invoiceId", "=", invoiceId)
-            .orderBy("position")
+            .selectFrom("documentLines as line")
+            .select([
+              "line.id",
+              "line.position",
+              "line.description",
+              "line.netMinorUnits",
+              "line.vatRateBasisPoints",
+              "line.vatMinorUnits",
+              "line.grossMinorUnits",
+              sql<number>`coalesce((select sum(credit.net_minor_units) from document_lines credit
+                join invoices note on note.id = credit.invoice_id
+                where credit.credited_line_id = line.id and note.deleted_at is null), 0)`.as("creditedNetMinorUnits")
+            ])
+            .where("line.invoiceId", "=", invoiceId)
+            .orderBy("line.position")
             .execute()
         )
-        return { invoice, lines }
+        const payments = yield* Sql.query((db) =>
+          db
+            .selectFrom("payments")
+            .leftJoin("paymentReversals", "paymentReversals.paymentRowId", "payments.id")
+            .select([
+              "payments.paymentId",
+              "payments.amountMinorUnits",
+              "payments.paidOn",
+              "paymentReversals.reversedOn",
+              "paymentReversals.reason as reversalReason"
+            ])
+            .where("payments.invoiceId", "=", invoiceId)
+            .orderBy("payments.recordedAt")
+            .orderBy("payments.id")
+            .execute()
+        )
+        const writeOffs = yield* Sql.query((db) =>
+          db
+            .selectFrom("writeOffs")
+            .select(["writeOffId", "amountMinorUnits", "writtenOffOn", "reason"])
+            .where("invoiceId", "=", invoiceId)
+            .orderBy("recordedAt")
+            .orderBy("id")
+            .execute()
+        )
+        const creditNotes = yield* Sql.query((db) =>
+          invoices(db, organizationId, { q: undefined, currency: undefined, invoiceRunId: undefined })
+            .where("invoices.creditedInvoiceId", "=", invoiceId)
+            .orderBy("invoices.createdAt")
+            .execute()
+        )
+        return { invoice, lines, payments, writeOffs, creditNotes }
       }),
+
+    /** Deleted invoices the ERP may still hold (`pending`), oldest deletion first. */
+    withdrawalQueue: (organizationId: string, after: CursorPage.Position | undefined, limit: number) =>
+      Sql.query((db) => {
+        let query = db
+          .selectFrom("invoiceWithdrawals")
+          .select([
+            "invoiceId as id",
+            "invoiceNumber",
+            "documentKind",
+            "currency",
+            "totalGrossMinorUnits",
+            "externalReference",
+            "invoiceStatus",
+            "status",
+            "deletedAt",
+            "discardedAt",
+            CursorPage.sortKey("invoiceWithdrawals.deletedAt").as("cursorAt")
+          ])
+          .where("organizationId", "=", organizationId)
+          .where("status", "=", "pending")
+        if (after !== undefined) query = query.where(CursorPage.after("invoiceWithdrawals.deletedAt", "invoiceWithdrawals.invoiceId", after))
+        return query.orderBy("deletedAt").orderBy("invoiceId").limit(limit + 1).execute()
+      }).pipe(Effect.map((rows) => CursorPage.page("admin-withdrawals", keyed(rows), limit))),
+
+    /** A proposal of the organization as the proposals list shows it; RecordNotFound when not the organization's. */
+    proposal: (organizationId: string, proposalId: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("invoiceProposals")
+          .select(proposalColumns)
+          .where("organizationId", "=", organizationId)
+          .where("id", "=", proposalId)
+          .executeTakeFirst()
+      ).pipe(Effect.flatMap((row) => (row === undefined ? new RecordNotFound({ kind: "invoice proposal" }) : Effect.succeed(row)))),
 
     /** A page of proposals, newest first. */
     proposals: (
@@ -189,26 +291,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
       Sql.query((db) => {
         let query = db
           .selectFrom("invoiceProposals")
-          .select([
-            "id",
-            "invoiceRunId",
-            "invoiceNumber",
-            "documentKind",
-            "status",
-            "recipientAgentId",
-            "recipientAgentName",
-            "contractId",
-            "currency",
-            "totalGrossMinorUnits",
-            "requestedInvoiceDate",
-            "externalReference",
-            "rejectionReason",
-            "createdAt",
-            "passedAt",
-            "rejectedAt",
-            "cancelledAt",
-            CursorPage.sortKey("invoiceProposals.createdAt").as("cursorAt")
-          ])
+          .select([...proposalColumns, CursorPage.sortKey("invoiceProposals.createdAt").as("cursorAt")])
           .where("organizationId", "=", organizationId)
         if (after !== undefined) query = query.where(CursorPage.before("invoiceProposals.createdAt", "invoiceProposals.id", after))
         if (filter.q !== undefined) {

@@ -180,6 +180,7 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/billing/invoices", "Invoices"],
     ["/billing/proposals", "Invoice proposals"],
     ["/billing/send-queue", "Send queue"],
+    ["/billing/withdrawal-queue", "Withdrawal queue"],
     ["/booking/requests", "Booking requests"],
     ["/booking/resources", "Resources"],
     ["/booking/add-on-products", "Add-on products"],
@@ -212,6 +213,17 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
 
     await page.goto(`${app.adminUrl}/customers?limit=5`)
     await expect.poll(() => h1("Customers").isVisible()).toBe(true)
+  })
+
+  it("cancels a proposal", async () => {
+    await page.goto(`${app.adminUrl}/billing/proposals?status=proposed`)
+    await expect.poll(() => h1("Invoice proposals").isVisible()).toBe(true)
+    const row = page.locator("tbody tr").filter({ has: page.getByRole("button", { name: /^Cancel/ }) }).first()
+    const customer = (await row.locator("td").nth(2).textContent()) ?? ""
+    await row.getByRole("button", { name: /^Cancel/ }).click()
+    await page.goto(`${app.adminUrl}/billing/proposals?status=cancelled`)
+    await expect.poll(() => page.locator("tbody tr").filter({ hasText: customer }).first().isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "proposal-cancelled.png"), fullPage: true })
   })
 
   it("signs out", async () => {
@@ -282,5 +294,51 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     const queue = await call(`${app.apiUrl}/v1/crm/signing-queue?limit=100`, { token: await token(app.authUrl, esign.clientId, esign.secret) })
     expect(queue.status).toBe(200)
     expect(JSON.stringify(queue.body.items)).toContain(contractId)
+  })
+
+  it("creates an invoice run for next month, approves it, and its invoices reach the API's send queue", async () => {
+    // An organization whose ERP declared no verification gate: a run makes invoices, not proposals.
+    const plain = await app.run(Fixtures.organization({ name: "Kvarnholmen Kontor AB", integration: { gates: [] } }))
+    await app.run(
+      Db.query((db) =>
+        db
+          .insertInto("contractLines")
+          .values({ id: randomUUID(), contractId: plain.contractId, description: "Office", monthlyNetMinorUnits: 900_000, vatRateBasisPoints: 2500, createdAt: Fixtures.NOW })
+          .execute()
+      ).pipe(Effect.orDie)
+    )
+    const erp = await app.run(Fixtures.application(plain))
+    me = await app.run(operator(plain.organizationId))
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Invoice runs" }).click()
+    await expect.poll(() => h1("Invoice runs").isVisible()).toBe(true)
+    await page.getByText("New invoice run").click()
+    await page.getByLabel("Operational context").selectOption({ label: "Kvarnholmen Kontor AB (organization)" })
+    await page.getByRole("button", { name: "Create invoice run" }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "created" }).textContent()).toContain("1 invoices, 0 proposals")
+    await page.screenshot({ path: path.join(shots, "invoice-run-created.png"), fullPage: true })
+
+    await page.getByRole("button", { name: /^Approve the run/ }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "approved" }).textContent()).toContain("1 invoices")
+
+    const queue = await call(`${app.apiUrl}/v1/billing/send-queue?limit=100`, { token: await token(app.authUrl, erp.clientId, erp.secret) })
+    const approved = await app.run(
+      Db.query((db) =>
+        db
+          .selectFrom("invoices")
+          .select("id")
+          .where("organizationId", "=", plain.organizationId)
+          .where("status", "=", "approved")
+          .where("invoiceRunId", "!=", plain.invoiceRunId)
+          .execute()
+      ).pipe(Effect.orDie)
+    )
+    expect(approved).toHaveLength(1)
+    expect(queue.body.items.map((item: { id: string }) => item.id)).toContain(approved[0]!.id)
   })
 })
