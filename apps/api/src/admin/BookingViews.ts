@@ -36,6 +36,26 @@ const addOnColumns = [
   "retiredAt"
 ] as const
 
+/** A booking request as the calendar shows it, with its resource's name and time zone. */
+const requestColumns = [
+  "bookingRequests.id",
+  "bookingRequests.resourceId",
+  "bookingResources.name as resourceName",
+  "bookingResources.timeZone",
+  "bookingRequests.status",
+  "bookingRequests.startsAt",
+  "bookingRequests.endsAt",
+  "bookingRequests.guestName",
+  "bookingRequests.guestEmail",
+  "bookingRequests.companyName",
+  "bookingRequests.message",
+  "bookingRequests.currency",
+  "bookingRequests.totalGrossMinorUnits",
+  "bookingRequests.holdExpiresAt",
+  "bookingRequests.declineReason",
+  "bookingRequests.createdAt"
+] as const
+
 export interface RequestFilter {
   readonly status: "pending" | "approved" | "declined" | "expired" | undefined
   readonly resourceId: string | undefined
@@ -133,25 +153,7 @@ export class BookingViews extends Effect.Service<BookingViews>()("@propline/api/
         let query = db
           .selectFrom("bookingRequests")
           .innerJoin("bookingResources", "bookingResources.id", "bookingRequests.resourceId")
-          .select([
-            "bookingRequests.id",
-            "bookingRequests.resourceId",
-            "bookingResources.name as resourceName",
-            "bookingResources.timeZone",
-            "bookingRequests.status",
-            "bookingRequests.startsAt",
-            "bookingRequests.endsAt",
-            "bookingRequests.guestName",
-            "bookingRequests.guestEmail",
-            "bookingRequests.companyName",
-            "bookingRequests.message",
-            "bookingRequests.currency",
-            "bookingRequests.totalGrossMinorUnits",
-            "bookingRequests.holdExpiresAt",
-            "bookingRequests.declineReason",
-            "bookingRequests.createdAt",
-            CursorPage.sortKey("bookingRequests.startsAt").as("cursorAt")
-          ])
+          .select([...requestColumns, CursorPage.sortKey("bookingRequests.startsAt").as("cursorAt")])
           .where("bookingRequests.organizationId", "=", organizationId)
         if (after !== undefined) query = query.where(CursorPage.after("bookingRequests.startsAt", "bookingRequests.id", after))
         if (filter.status !== undefined) query = query.where("bookingRequests.status", "=", filter.status)
@@ -167,24 +169,7 @@ export class BookingViews extends Effect.Service<BookingViews>()("@propline/api/
         db
           .selectFrom("bookingRequests")
           .innerJoin("bookingResources", "bookingResources.id", "bookingRequests.resourceId")
-          .select([
-            "bookingRequests.id",
-            "bookingRequests.resourceId",
-            "bookingResources.name as resourceName",
-            "bookingResources.timeZone",
-            "bookingRequests.status",
-            "bookingRequests.startsAt",
-            "bookingRequests.endsAt",
-            "bookingRequests.guestName",
-            "bookingRequests.guestEmail",
-            "bookingRequests.companyName",
-            "bookingRequests.message",
-            "bookingRequests.currency",
-            "bookingRequests.totalGrossMinorUnits",
-            "bookingRequests.holdExpiresAt",
-            "bookingRequests.declineReason",
-            "bookingRequests.createdAt"
-          ])
+          .select(requestColumns)
           .where("bookingRequests.organizationId", "=", organizationId)
           .where("bookingRequests.id", "=", bookingId)
           .executeTakeFirst()
