@@ -9,13 +9,19 @@
  * | AUTH_PORT     | 4000                              | identity host listener                               |
  * | BASE_URL      | http://localhost:$API_PORT        | public address of the API host ({base_url})          |
  * | AUTH_URL      | http://localhost:$AUTH_PORT       | public address of the identity host ({auth_url})     |
- * | HOSTS         | api,auth                          | which hosts this process runs                        |
+ * | ADMIN_PORT    | 5000                              | admin console host listener                          |
+ * | ADMIN_URL     | http://localhost:$ADMIN_PORT      | public address of the admin console (cookies, Origin)|
+ * | HOSTS         | api,auth,admin                    | which hosts this process runs                        |
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
  * | HOST          | 0.0.0.0                           | the interface both listeners bind                    |
  */
 import { Config, Context, Effect, Layer, Option } from "effect"
+
+/** The hosts one process can run; all of them by default. */
+export const HOST_NAMES = ["api", "auth", "admin"] as const
+export type HostName = (typeof HOST_NAMES)[number]
 
 export interface AppConfigShape {
   readonly apiPort: number
@@ -24,8 +30,12 @@ export interface AppConfigShape {
   readonly baseUrl: string
   /** {auth_url}: public address of the identity host, no trailing slash; the access-token issuer. */
   readonly authUrl: string
+  readonly adminPort: number
+  /** Public address of the admin console, no trailing slash: its cookies are `Secure` when it is https. */
+  readonly adminUrl: string
   readonly runApi: boolean
   readonly runAuth: boolean
+  readonly runAdmin: boolean
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly demoData: boolean
@@ -42,9 +52,9 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const authPort = yield* Config.port("AUTH_PORT").pipe(Config.withDefault(4000))
       const baseUrl = yield* Config.url("BASE_URL").pipe(Config.option)
       const authUrl = yield* Config.url("AUTH_URL").pipe(Config.option)
-      const hosts = yield* Config.array(Config.literal("api", "auth")(), "HOSTS").pipe(
-        Config.withDefault(["api", "auth"] as const)
-      )
+      const adminPort = yield* Config.port("ADMIN_PORT").pipe(Config.withDefault(5000))
+      const adminUrl = yield* Config.url("ADMIN_URL").pipe(Config.option)
+      const hosts = yield* Config.array(Config.literal(...HOST_NAMES)(), "HOSTS").pipe(Config.withDefault(HOST_NAMES))
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
@@ -54,6 +64,8 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         authPort,
         baseUrl: Option.getOrUndefined(baseUrl)?.toString(),
         authUrl: Option.getOrUndefined(authUrl)?.toString(),
+        adminPort,
+        adminUrl: Option.getOrUndefined(adminUrl)?.toString(),
         hosts,
         databaseUrl: Option.getOrUndefined(databaseUrl),
         dataDir,
@@ -75,20 +87,26 @@ export const make = (input: {
   readonly authPort: number
   readonly baseUrl?: string | undefined
   readonly authUrl?: string | undefined
-  readonly hosts?: ReadonlyArray<"api" | "auth">
+  readonly adminPort?: number
+  readonly adminUrl?: string | undefined
+  readonly hosts?: ReadonlyArray<HostName>
   readonly databaseUrl?: string | undefined
   readonly dataDir?: string
   readonly demoData?: boolean
   readonly host?: string
 }): AppConfigShape => {
-  const hosts = input.hosts ?? ["api", "auth"]
+  const hosts = input.hosts ?? HOST_NAMES
+  const adminPort = input.adminPort ?? 5000
   return {
     apiPort: input.apiPort,
     authPort: input.authPort,
     baseUrl: trimSlash(input.baseUrl ?? `http://localhost:${input.apiPort}`),
     authUrl: trimSlash(input.authUrl ?? `http://localhost:${input.authPort}`),
+    adminPort,
+    adminUrl: trimSlash(input.adminUrl ?? `http://localhost:${adminPort}`),
     runApi: hosts.includes("api"),
     runAuth: hosts.includes("auth"),
+    runAdmin: hosts.includes("admin"),
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,

@@ -1,7 +1,7 @@
 /**
- * The two listeners: the identity host on AUTH_PORT and the API host on API_PORT. Both run in one process by
- * default; `HOSTS=api` or `HOSTS=auth` runs one alone. Each server gets its own Node listener, so the two never
- * share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
+ * The three listeners: the identity host on AUTH_PORT, the API host on API_PORT and the admin console on
+ * ADMIN_PORT. All run in one process by default; `HOSTS` names the ones to run (`HOSTS=api`, `HOSTS=auth,admin`).
+ * Each server gets its own Node listener, so no two share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
@@ -10,6 +10,7 @@ import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import * as path from "node:path"
+import { AdminHostLive } from "./admin/AdminHost.js"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
@@ -43,7 +44,8 @@ export const HostsLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Layer.mergeAll(
       config.runApi ? ApiHostLive(config) : Layer.empty,
-      config.runAuth ? IdentityHostLive(config) : Layer.empty
+      config.runAuth ? IdentityHostLive(config) : Layer.empty,
+      config.runAdmin ? AdminHostLive(config) : Layer.empty
     )
   )
 ).pipe(Layer.provide(IdentityLive))

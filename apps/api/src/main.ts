@@ -1,8 +1,9 @@
 /**
  * Starts the product: opens the database (PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise) and
  * migrates it, seeds the demo organization into an empty database (DEMO_DATA, default true) and its signing demo
- * (once), writes DATA_DIR/demo-credentials.json (the demo Application) and DATA_DIR/demo-connector.json (the demo
- * connector's installation and private key), and serves the identity host (AUTH_PORT) and the API host (API_PORT).
+ * (once), writes DATA_DIR/demo-credentials.json (the demo Application), DATA_DIR/demo-connector.json (the demo
+ * connector's installation and private key) and DATA_DIR/demo-operator.json (the demo operator's sign-in), and
+ * serves the identity host (AUTH_PORT), the API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
@@ -12,6 +13,7 @@ import { seedDemoData } from "./demo/DemoData.js"
 import { DEMO_IDS } from "./demo/DemoIds.js"
 import { demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
 import { ensureDemoSigning } from "./demo/signing/DemoSigning.js"
+import { ensureDemoOperator, printOperatorBanner } from "./demo/DemoOperator.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
 import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
 import { SigningOperatorService } from "./signing/SigningOperatorService.js"
@@ -49,14 +51,26 @@ const demo = Effect.gen(function* () {
     organizationId: seed.organizationId,
     rootContextId: DEMO_IDS.rootContext
   })
-  return { credentials, connector }
+  const operator = yield* ensureDemoOperator({
+    dataDir: config.dataDir,
+    adminUrl: config.adminUrl,
+    organizationId: seed.organizationId,
+    now
+  })
+  return { credentials, connector, operator }
 })
 
 const program = Effect.gen(function* () {
+  const config = yield* AppConfig
   const seeded = yield* demo
   yield* Layer.build(HostsLive)
   if (seeded !== undefined) {
-    yield* Effect.sync(() => console.log(`${printDemoBanner(seeded.credentials)}\n${demoConnectorBanner(seeded.connector)}`))
+    const banner = [
+      printDemoBanner(seeded.credentials),
+      demoConnectorBanner(seeded.connector),
+      config.runAdmin ? printOperatorBanner(seeded.operator) : ""
+    ].join("\n")
+    yield* Effect.sync(() => console.log(banner))
   }
   return yield* Effect.never
 }).pipe(Effect.scoped)

@@ -53,12 +53,15 @@ export const startProduct = async (
   const dataDir = path.join(root, ".data")
   const apiPort = await freePort()
   const authPort = await freePort()
+  const adminPort = await freePort()
   const env: Record<string, string> = {
     PATH: process.env["PATH"] ?? "",
     API_PORT: String(apiPort),
     AUTH_PORT: String(authPort),
     BASE_URL: `http://127.0.0.1:${apiPort}`,
     AUTH_URL: `http://127.0.0.1:${authPort}`,
+    ADMIN_PORT: String(adminPort),
+    ADMIN_URL: `http://127.0.0.1:${adminPort}`,
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DEMO_DATA: "true",

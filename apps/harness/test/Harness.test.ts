@@ -4,6 +4,8 @@
  * demo-credentials.json; every scenario then runs against it, in order, and must pass.
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Context, makeContext, runScenario } from "../src/Harness.js"
 import { scenarios } from "../src/Scenarios.js"
@@ -37,6 +39,23 @@ describe(`the harness against the started product on ${kind}`, () => {
       expect({ verdict: outcome.verdict, message: outcome.message }).toEqual({ verdict: "PASS", message: outcome.message })
     }, 120_000)
   }
+
+  it("serves the admin console, where the demo operator of demo-operator.json signs in", async () => {
+    const operator = JSON.parse(readFileSync(join(product.dataDir, "demo-operator.json"), "utf8")) as Record<string, string>
+    expect(Object.keys(operator)).toEqual(["email", "password", "admin_url"])
+    const signIn = await fetch(`${operator["admin_url"]}/api/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: operator["email"], password: operator["password"] })
+    })
+    expect(signIn.status).toBe(201)
+    const cookie = /propline_admin_session=[^;]*/.exec(signIn.headers.get("set-cookie") ?? "")?.[0] ?? ""
+    const organization = await fetch(`${operator["admin_url"]}/api/organization`, { headers: { cookie } })
+    expect(((await organization.json()) as { organization: { name: string } }).organization.name).toBe("Nordhavn Workspaces AB")
+    const page = await fetch(`${operator["admin_url"]}/`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<div id="root">')
+  })
 
   it("stays far below the token rate limit (60 a minute)", () => {
     expect(context.tokenRequests).toBeLessThanOrEqual(20)

@@ -37,6 +37,7 @@ import type {
   SigningKeyTable,
   TokenRateLimitTable
 } from "./schema/Identity.js"
+import type { OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 import type {
   SignedDocumentUploadTable,
@@ -52,6 +53,7 @@ export type * from "./schema/Billing.js"
 export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
+export type * from "./schema/Operators.js"
 export type * from "./schema/Organizations.js"
 export type * from "./schema/Signing.js"
 
@@ -91,6 +93,9 @@ export interface Database {
   bookingRequests: BookingRequestTable
   auditLog: AuditLogTable
   events: EventTable
+  operators: OperatorTable
+  operatorSessions: OperatorSessionTable
+  operatorSignInThrottle: OperatorSignInThrottleTable
   signingDocuments: SigningDocumentTable
   signingAttempts: SigningAttemptTable
   signingParties: SigningPartyTable

@@ -9,6 +9,7 @@ import * as billingSettlement from "./migrations/20261123_0100_billing_settlemen
 import * as identityInstallations from "./migrations/20261123_0200_identity_installations.js"
 import * as signing from "./migrations/20261123_0300_signing.js"
 import * as booking from "./migrations/20261123_0400_booking.js"
+import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
 
 const migrations: Record<string, Migration> = {
   "20261122_0001_initial": initial,
@@ -16,7 +17,8 @@ const migrations: Record<string, Migration> = {
   "20261123_0100_billing_settlement": billingSettlement,
   "20261123_0200_identity_installations": identityInstallations,
   "20261123_0300_signing": signing,
-  "20261123_0400_booking": booking
+  "20261123_0400_booking": booking,
+  "20261123_0500_admin_operators": adminOperators
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

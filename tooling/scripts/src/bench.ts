@@ -400,6 +400,8 @@ const program = Effect.gen(function* () {
       AUTH_PORT: String(authPort),
       BASE_URL: baseUrl,
       AUTH_URL: authUrl,
+      // The benchmark measures the API and identity hosts; the admin console would only take a port.
+      HOSTS: "api,auth",
       HOST: "127.0.0.1",
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,

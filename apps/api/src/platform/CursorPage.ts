@@ -93,6 +93,13 @@ export const sortKey = (column: string): RawBuilder<string> =>
 export const after = (column: string, idColumn: string, position: Position): RawBuilder<boolean> =>
   sql<boolean>`(${sql.ref(column)}, ${sql.ref(idColumn)}) > (${position.at}::timestamptz, ${position.id}::uuid)`
 
+/**
+ * The keyset condition `(column, id) < (at, id)`: the rows after `position` in a list read newest first (ordered by
+ * `column desc, id desc`, as the admin console's audit log and record lists are); trusted column names only.
+ */
+export const before = (column: string, idColumn: string, position: Position): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(column)}, ${sql.ref(idColumn)}) < (${position.at}::timestamptz, ${position.id}::uuid)`
+
 /** Encodes the position after which the next page of the list `kind` starts. */
 export const encode = (kind: string, position: Position): string =>
   Buffer.from(JSON.stringify({ k: kind, t: position.at, i: position.id })).toString("base64url")

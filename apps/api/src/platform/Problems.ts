@@ -8,6 +8,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiError from "@effect/platform/HttpApiError"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpApp from "@effect/platform/HttpApp"
 import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
 import type { RefusalShape } from "@propline/refusal/Refusal"
@@ -72,11 +73,12 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 
 
 /**
- * The HttpApi-level middleware: the request's body is read by {@link withCheckedBody} (bounded, strict UTF-8);
- * platform decode failures become VALIDATION_FAILED with JSON Pointer paths; a body that is not
- * JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect is a 500 problem.
+ * The HttpApi-level middleware of both HttpApis (the API host's and the admin host's): the request's body is read
+ * by {@link withCheckedBody} (bounded, strict UTF-8); platform decode failures become VALIDATION_FAILED with JSON
+ * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect
+ * is a 500 problem.
  */
-export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app) =>
+export const withProblemDetails = (app: HttpApp.Default) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     // Only a request that may carry a body needs the checked reader (a GET's wrapper would be built for nothing).
@@ -114,6 +116,7 @@ export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, (app
         )
       })
     )
-  }),
-  { withContext: true }
-)
+  })
+
+/** {@link withProblemDetails} as the API host's HttpApi-level middleware. */
+export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, withProblemDetails, { withContext: true })

@@ -10,16 +10,19 @@ const read = (env: Record<string, string>) =>
   )
 
 describe("AppConfig.fromEnv", () => {
-  it.effect("defaults: both hosts, ports 3000 and 4000, addresses derived from them, PGlite in .data", () =>
+  it.effect("defaults: all three hosts, ports 3000, 4000 and 5000, addresses derived from them, PGlite in .data", () =>
     Effect.gen(function* () {
       const config = yield* read({})
       expect(config).toMatchObject({
         apiPort: 3000,
         authPort: 4000,
+        adminPort: 5000,
         baseUrl: "http://localhost:3000",
         authUrl: "http://localhost:4000",
+        adminUrl: "http://localhost:5000",
         runApi: true,
         runAuth: true,
+        runAdmin: true,
         databaseUrl: undefined,
         dataDir: ".data",
         demoData: true,
@@ -30,16 +33,30 @@ describe("AppConfig.fromEnv", () => {
 
   it.effect("runs one host alone with HOSTS", () =>
     Effect.gen(function* () {
-      expect(yield* read({ HOSTS: "auth" })).toMatchObject({ runApi: false, runAuth: true })
-      expect(yield* read({ HOSTS: "api" })).toMatchObject({ runApi: true, runAuth: false })
-      expect(yield* read({ HOSTS: "api,auth" })).toMatchObject({ runApi: true, runAuth: true })
+      expect(yield* read({ HOSTS: "auth" })).toMatchObject({ runApi: false, runAuth: true, runAdmin: false })
+      expect(yield* read({ HOSTS: "api" })).toMatchObject({ runApi: true, runAuth: false, runAdmin: false })
+      expect(yield* read({ HOSTS: "api,auth" })).toMatchObject({ runApi: true, runAuth: true, runAdmin: false })
+      expect(yield* read({ HOSTS: "admin" })).toMatchObject({ runApi: false, runAuth: false, runAdmin: true })
     })
   )
 
   it.effect("takes public addresses from configuration, without a trailing slash", () =>
     Effect.gen(function* () {
-      const config = yield* read({ API_PORT: "8080", BASE_URL: "https://api.example.test/", AUTH_URL: "https://id.example.test" })
-      expect(config).toMatchObject({ apiPort: 8080, baseUrl: "https://api.example.test", authUrl: "https://id.example.test" })
+      const config = yield* read({
+        API_PORT: "8080",
+        BASE_URL: "https://api.example.test/",
+        AUTH_URL: "https://id.example.test",
+        ADMIN_PORT: "8081",
+        ADMIN_URL: "https://admin.example.test/"
+      })
+      expect(config).toMatchObject({
+        apiPort: 8080,
+        baseUrl: "https://api.example.test",
+        authUrl: "https://id.example.test",
+        adminPort: 8081,
+        adminUrl: "https://admin.example.test"
+      })
+      expect((yield* read({ ADMIN_PORT: "5100" })).adminUrl).toBe("http://localhost:5100")
     })
   )
 })

@@ -28,6 +28,7 @@ const freePort = () =>
 export interface TestApp {
   readonly apiUrl: string
   readonly authUrl: string
+  readonly adminUrl: string
   /** Runs an effect inside the product: with its database, document storage, URL signer and configuration. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig>) => Promise<A>
   readonly dispose: () => Promise<void>
@@ -47,11 +48,14 @@ export const start = async (
   const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
   const apiPort = await freePort()
   const authPort = await freePort()
+  const adminPort = await freePort()
   const config = AppConfig.make({
     apiPort,
     authPort,
+    adminPort,
     baseUrl: `http://127.0.0.1:${apiPort}`,
     authUrl: `http://127.0.0.1:${authPort}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
     host: "127.0.0.1"
   })
   const hosts = HostsLive.pipe(
@@ -65,6 +69,7 @@ export const start = async (
   return {
     apiUrl: config.baseUrl,
     authUrl: config.authUrl,
+    adminUrl: config.adminUrl,
     run: (effect) => runtime.runPromise(effect),
     dispose: async () => {
       await runtime.dispose()

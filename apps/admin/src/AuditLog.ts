@@ -1,0 +1,56 @@
+/** The audit log (decisions 4): every change with who, what, when and the request id; newest first. */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+
+export class AuditEntryView extends Schema.Class<AuditEntryView>("AuditEntryView")({
+  id: Schema.UUID,
+  actorType: Schema.Literal("application", "installation", "operator", "system"),
+  actorId: Schema.String,
+  /** The operator's e-mail or the Application's name when known. */
+  actorLabel: Schema.NullOr(Schema.String),
+  action: Schema.String,
+  targetType: Schema.String,
+  targetId: Schema.String,
+  requestId: Schema.NullOr(Schema.String),
+  details: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  occurredAt: Schema.Date
+}) {}
+
+export const AuditEntryPage = Page(AuditEntryView, "AuditEntryPage")
+
+const instantPattern = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/
+
+/** An ISO date or date-time bound of the filter; "" is no bound. */
+const Instant = Schema.optional(
+  Schema.String.pipe(
+    Schema.filter(
+      (text) =>
+        text === "" ||
+        (instantPattern.test(text) && !Number.isNaN(Date.parse(text))) ||
+        "must be a date YYYY-MM-DD or an ISO 8601 date-time"
+    )
+  )
+)
+
+export class AuditLogGroup extends HttpApiGroup.make("auditLog")
+  .add(
+    HttpApiEndpoint.get("list", "/api/audit-log")
+      .setUrlParams(
+        Schema.Struct({
+          ...PageQuery,
+          action: Filter(200),
+          actorType: Choice("application", "installation", "operator", "system"),
+          targetType: Filter(200),
+          targetId: Filter(200),
+          requestId: Filter(200),
+          from: Instant,
+          to: Instant
+        })
+      )
+      .addSuccess(AuditEntryPage)
+  )
+  .middleware(JsonPayload)
+  .middleware(CsrfProtection)
+  .middleware(OperatorAuthentication) {}

@@ -1,0 +1,81 @@
+/**
+ * The spec's codes (section 7.3) and the API's problems as sentences an operator can act on, and the `issues` of
+ * a VALIDATION_FAILED problem mapped to the form fields they name (an issue's `path` is a JSON Pointer, RFC 6901;
+ * its first segment is the field). Used by the console beside each field and above each form.
+ */
+
+/** Readable messages of the codes the console's operations answer; others fall back to {@link humanize}. */
+const messages: Record<string, string> = {
+  VALIDATION_FAILED: "Some fields need attention.",
+  APPLICATION_SECRET_LIMIT_REACHED: "This Application already has 2 active secrets. Revoke one before issuing another.",
+  APPLICATION_SECRET_NOT_FOUND: "That secret is not active any more: it was already revoked.",
+  BILLING_INTEGRATION_NOT_CONFIGURED: "No billing integration is configured for the organization yet.",
+  BILLING_INTEGRATION_GATE_NOT_DECLARED: "The billing integration has not declared the verification gate.",
+  BILLING_INVOICE_STATUS_INVALID: "The invoice is not in a status that allows this.",
+  BILLING_PROPOSAL_STATUS_INVALID: "The proposal is no longer awaiting verification.",
+  BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED: "The proposal's charges were already invoiced; cancel the proposal.",
+  BILLING_EXTERNAL_REFERENCE_ALREADY_USED: "That external reference is already used in the organization.",
+  BILLING_INVOICE_RUN_NOT_CONTINUABLE: "The invoice run can't go on from its current status.",
+  BILLING_CREDIT_NOTE_INVOICE_NOT_CREDITABLE: "This invoice can't be credited.",
+  BILLING_CREDIT_EXCEEDS_LINE: "The credit is larger than what is left on the line.",
+  BILLING_CREDIT_EXCEEDS_INVOICE: "The credit is larger than what is left on the invoice.",
+  BILLING_CORRECTION_NOT_WITHDRAWABLE: "This correction can't be withdrawn any more.",
+  CRM_SIGNING_ATTEMPT_LIVE: "The contract already has a signing attempt under way.",
+  CRM_SIGNING_ATTEMPT_ENDED: "The signing attempt has already ended.",
+  BOOKING_NOT_PENDING_APPROVAL: "The booking request is no longer waiting for approval.",
+  BOOKING_APPROVAL_WINDOW_PASSED: "The time to approve this booking request has passed.",
+  BOOKING_SLOT_TAKEN: "The time slot is already taken.",
+  INTEGRATIONS_APP_ALREADY_INSTALLED: "The connector app is already installed in the organization.",
+  INTEGRATIONS_ROLE_NOT_GRANTABLE: "That role can't be granted to this installation.",
+  INTEGRATIONS_CONNECTION_NOT_SUPPORTED: "This integration does not support Connect."
+}
+
+/** Messages by HTTP status for problems without a code. */
+const byStatus: Record<number, string> = {
+  401: "Your session has ended. Sign in again.",
+  403: "The console refused the request. Reload the page and try again.",
+  404: "The record does not exist, or it belongs to another organization.",
+  409: "Someone else changed this record meanwhile. Reload and try again.",
+  413: "The request is too large.",
+  429: "Too many attempts. Wait a moment and try again.",
+  500: "The service failed. Try again; quote the request id if it persists."
+}
+
+/** `BILLING_INVOICE_STATUS_INVALID` → "Billing invoice status invalid." */
+export const humanize = (code: string): string => {
+  const words = code.toLowerCase().split("_").join(" ")
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`
+}
+
+/** The problem's members the console reads. */
+export interface ProblemLike {
+  readonly status: number
+  readonly code?: string | undefined
+  readonly detail?: string | undefined
+  readonly issues?: ReadonlyArray<{ readonly path: string; readonly message: string }> | undefined
+}
+
+/** The sentence to show for a problem: its code's message, else the API's detail, else its status's. */
+export const messageFor = (problem: ProblemLike): string => {
+  if (problem.code !== undefined && problem.code !== "VALIDATION_FAILED") {
+    return messages[problem.code] ?? problem.detail ?? humanize(problem.code)
+  }
+  if (problem.code === "VALIDATION_FAILED") return messages["VALIDATION_FAILED"]!
+  return byStatus[problem.status] ?? problem.detail ?? `The request failed (HTTP ${problem.status}).`
+}
+
+/** RFC 6901: `~1` → `/`, `~0` → `~`. */
+const unescape = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~")
+
+/**
+ * Field messages of a VALIDATION_FAILED problem: the first pointer segment names the field ("/contextIds/2" →
+ * `contextIds`); the whole-input path "" becomes `_form`. A field with several issues keeps the first.
+ */
+export const fieldMessages = (problem: ProblemLike | undefined): Readonly<Record<string, string>> => {
+  const out: Record<string, string> = {}
+  for (const issue of problem?.issues ?? []) {
+    const field = issue.path === "" ? "_form" : unescape(issue.path.split("/")[1] ?? "")
+    out[field] ??= issue.message
+  }
+  return out
+}

@@ -1,0 +1,102 @@
+/**
+ * A contract's signing: its attempts (status, parties, outcome) and the form that prepares a new one — the signing
+ * service renders the contract as the PDF to sign and puts the attempt on the signing queue — and asking for the
+ * withdrawal of a live attempt.
+ */
+import { type FormEvent, useState } from "react"
+import { call } from "../api.js"
+import { dateTime } from "../format.js"
+import { useAction, useLoad } from "../session.js"
+import { Empty, Field, GroupError, Loading, ProblemNotice, Status, Table } from "../ui.js"
+
+const LIVE = new Set(["queued", "started"])
+
+export const ContractSigning = ({ contractId }: { readonly contractId: string }) => {
+  const attempts = useLoad(`signing ${contractId}`, () => call((client) => client.signing.attemptsOfContract({ path: { contractId } })))
+  const action = useAction()
+  const [title, setTitle] = useState("")
+  const [customer, setCustomer] = useState({ name: "", email: "" })
+  const [organization, setOrganization] = useState({ name: "", email: "" })
+
+  const prepare = async (event: FormEvent) => {
+    event.preventDefault()
+    const signer = (who: { name: string; email: string }) => [{ name: who.name, email: who.email, role: "signatory", signingOrder: 1 }]
+    const parties = [
+      { kind: "customer", signers: signer(customer) },
+      ...(organization.name === "" && organization.email === "" ? [] : [{ kind: "organization", signers: signer(organization) }])
+    ]
+    const payload = { ...(title === "" ? {} : { title }), parties }
+    if ((await action.run(() => call((client) => client.signing.prepare({ path: { contractId }, payload })))) !== undefined) attempts.reload()
+  }
+  const withdraw = async (attemptId: string) => {
+    if (!window.confirm("Ask the e-signing system to withdraw this document?")) return
+    if ((await action.run(() => call((client) => client.signing.requestWithdrawal({ path: { attemptId } })))) !== undefined) attempts.reload()
+  }
+
+  return (
+    <section aria-labelledby="signing-heading">
+      <h2 id="signing-heading">Signing</h2>
+      <ProblemNotice problem={action.problem} />
+      {attempts.load._tag === "loading" ? <Loading /> : null}
+      {attempts.load._tag === "failed" ? <ProblemNotice problem={attempts.load.problem} /> : null}
+      {attempts.load._tag === "loaded" ? (
+        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", ""]}>
+          {attempts.load.value.items.length === 0 ? <Empty columns={6} text="Never sent for signing." /> : null}
+          {attempts.load.value.items.map((attempt) => (
+            <tr key={attempt.id}>
+              <td>{attempt.title}</td>
+              <td>
+                <Status value={attempt.status} />
+                {attempt.withdrawalRequestedAt === null ? null : <p className="muted">withdrawal asked {dateTime(attempt.withdrawalRequestedAt)}</p>}
+              </td>
+              <td>{attempt.parties.flatMap((party) => party.signers.map((signer) => `${signer.name} (${party.kind})`)).join(", ")}</td>
+              <td>{dateTime(attempt.queuedAt)}</td>
+              <td>{attempt.declineReason ?? attempt.failureReason ?? "—"}</td>
+              <td className="row-actions">
+                {LIVE.has(attempt.status) && attempt.withdrawalRequestedAt === null ? (
+                  <button type="button" className="danger" onClick={() => withdraw(attempt.id)} disabled={action.busy}>
+                    Ask withdrawal
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+      <details className="form-panel">
+        <summary>Prepare for signing</summary>
+        <form className="form" onSubmit={prepare} noValidate>
+          <Field label="Document title (optional)" name="title" problem={action.problem}>
+            {(input) => <input {...input} type="text" value={title} onChange={(event) => setTitle(event.target.value)} />}
+          </Field>
+          <GroupError problem={action.problem} name="parties" />
+          <fieldset>
+            <legend>The customer's signatory</legend>
+            <Field label="Name" name="customerName">
+              {(input) => <input {...input} type="text" value={customer.name} onChange={(event) => setCustomer({ ...customer, name: event.target.value })} />}
+            </Field>
+            <Field label="E-mail" name="customerEmail">
+              {(input) => <input {...input} type="email" value={customer.email} onChange={(event) => setCustomer({ ...customer, email: event.target.value })} />}
+            </Field>
+          </fieldset>
+          <fieldset>
+            <legend>Your organization's signatory (optional)</legend>
+            <Field label="Name" name="organizationName">
+              {(input) => (
+                <input {...input} type="text" value={organization.name} onChange={(event) => setOrganization({ ...organization, name: event.target.value })} />
+              )}
+            </Field>
+            <Field label="E-mail" name="organizationEmail">
+              {(input) => (
+                <input {...input} type="email" value={organization.email} onChange={(event) => setOrganization({ ...organization, email: event.target.value })} />
+              )}
+            </Field>
+          </fieldset>
+          <button type="submit" disabled={action.busy}>
+            {action.busy ? "Preparing…" : "Prepare for signing"}
+          </button>
+        </form>
+      </details>
+    </section>
+  )
+}

@@ -1,0 +1,78 @@
+/**
+ * The console's pages and its navigation, one entry per page: a capability's operator pages plug in by adding
+ * their routes and a navigation section here.
+ */
+import type { ReactNode } from "react"
+import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/Applications.js"
+import { AuditLogPage } from "./pages/AuditLog.js"
+import { BillingOverviewPage } from "./pages/BillingOverview.js"
+import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
+import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
+import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
+import { OrganizationPage } from "./pages/Organization.js"
+
+export interface Route {
+  readonly pattern: string
+  readonly render: (params: Readonly<Record<string, string>>) => ReactNode
+}
+
+export const routes: ReadonlyArray<Route> = [
+  { pattern: "/", render: () => <OrganizationPage /> },
+  { pattern: "/organization", render: () => <OrganizationPage /> },
+  { pattern: "/customers", render: () => <CustomersPage /> },
+  { pattern: "/customers/:id", render: (p) => <CustomerPage id={p["id"]!} /> },
+  { pattern: "/contracts", render: () => <ContractsPage /> },
+  { pattern: "/contracts/:id", render: (p) => <ContractPage id={p["id"]!} /> },
+  { pattern: "/applications", render: () => <ApplicationsPage /> },
+  { pattern: "/applications/new", render: () => <NewApplicationPage /> },
+  { pattern: "/applications/:id", render: (p) => <ApplicationPage id={p["id"]!} /> },
+  { pattern: "/billing", render: () => <BillingOverviewPage /> },
+  { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
+  { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
+  { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
+  { pattern: "/billing/proposals", render: () => <ProposalsPage /> },
+  { pattern: "/billing/send-queue", render: () => <SendQueuePage /> },
+  { pattern: "/billing/withdrawal-queue", render: () => <WithdrawalQueuePage /> },
+  { pattern: "/booking/requests", render: () => <BookingRequestsPage /> },
+  { pattern: "/booking/resources", render: () => <ResourcesPage /> },
+  { pattern: "/booking/resources/:id", render: (p) => <ResourcePage id={p["id"]!} /> },
+  { pattern: "/booking/add-on-products", render: () => <AddOnProductsPage /> },
+  { pattern: "/audit-log", render: () => <AuditLogPage /> }
+]
+
+export interface NavigationSection {
+  readonly title: string
+  readonly links: ReadonlyArray<readonly [href: string, label: string]>
+}
+
+export const navigation: ReadonlyArray<NavigationSection> = [
+  {
+    title: "Organization",
+    links: [
+      ["/organization", "Organization"],
+      ["/customers", "Customers"],
+      ["/contracts", "Contracts"]
+    ]
+  },
+  {
+    title: "Billing",
+    links: [
+      ["/billing", "Overview"],
+      ["/billing/invoice-runs", "Invoice runs"],
+      ["/billing/invoices", "Invoices"],
+      ["/billing/proposals", "Proposals"],
+      ["/billing/send-queue", "Send queue"],
+      ["/billing/withdrawal-queue", "Withdrawal queue"]
+    ]
+  },
+  {
+    title: "Booking",
+    links: [
+      ["/booking/requests", "Booking requests"],
+      ["/booking/resources", "Resources"],
+      ["/booking/add-on-products", "Add-on products"]
+    ]
+  },
+  { title: "Integrations", links: [["/applications", "Applications"]] },
+  { title: "Oversight", links: [["/audit-log", "Audit log"]] }
+]

@@ -1,0 +1,277 @@
+/** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
+import { type FormEvent, type ReactNode, useId, useState } from "react"
+import { fieldMessages, messageFor } from "../ErrorMessages.js"
+import type { Problem, Result } from "./api.js"
+import { hrefWith, Link, navigate, useLocation } from "./router.js"
+import { useLoad } from "./session.js"
+
+/** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
+export const ProblemNotice = ({ problem, message }: { readonly problem: Problem | undefined; readonly message?: string | undefined }) =>
+  problem === undefined ? null : (
+    <div className="notice notice-error" role="alert">
+      <p>{message ?? messageFor(problem)}</p>
+      {problem.code !== undefined && problem.code !== "VALIDATION_FAILED" ? (
+        <p className="code">
+          Code <code>{problem.code}</code>
+        </p>
+      ) : null}
+    </div>
+  )
+
+/** A labelled input with its hint and the message of the issue that names it. */
+export const Field = (props: {
+  readonly label: string
+  readonly name: string
+  readonly problem?: Problem | undefined
+  readonly hint?: string
+  readonly children: (input: { id: string; name: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode
+}) => {
+  const id = useId()
+  const message = fieldMessages(props.problem)[props.name]
+  const describedBy = [props.hint === undefined ? undefined : `${id}-hint`, message === undefined ? undefined : `${id}-error`]
+    .filter((x) => x !== undefined)
+    .join(" ")
+  return (
+    <div className={message === undefined ? "field" : "field field-invalid"}>
+      <label htmlFor={id}>{props.label}</label>
+      {props.hint === undefined ? null : (
+        <p className="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {props.children({
+        id,
+        name: props.name,
+        ...(describedBy === "" ? {} : { "aria-describedby": describedBy }),
+        ...(message === undefined ? {} : { "aria-invalid": true })
+      })}
+      {message === undefined ? null : (
+        <p className="field-error" id={`${id}-error`}>
+          {message}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** The message of a field that is a group of inputs (a fieldset of checkboxes). */
+export const GroupError = ({ problem, name }: { readonly problem: Problem | undefined; readonly name: string }) => {
+  const message = fieldMessages(problem)[name]
+  return message === undefined ? null : <p className="field-error">{message}</p>
+}
+
+/** Loading, failure or the content. */
+export const Loading = () => (
+  <p className="loading" role="status">
+    Loading…
+  </p>
+)
+
+/** A page's heading and its actions. */
+export const PageHeader = ({ title, children }: { readonly title: string; readonly children?: ReactNode }) => (
+  <header className="page-header">
+    <h1>{title}</h1>
+    {children === undefined ? null : <div className="actions">{children}</div>}
+  </header>
+)
+
+/** A table that scrolls sideways on a narrow screen instead of breaking the layout. */
+export const Table = ({ caption, head, children }: { readonly caption: string; readonly head: ReadonlyArray<string>; readonly children: ReactNode }) => (
+  <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+    <table>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {head.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
+)
+
+export const Empty = ({ columns, text }: { readonly columns: number; readonly text: string }) => (
+  <tr>
+    <td colSpan={columns} className="empty">
+      {text}
+    </td>
+  </tr>
+)
+
+/** The query of the current URL as a record. */
+export const useQuery = (): Record<string, string> => Object.fromEntries(useLocation().search.entries())
+
+export interface FilterSpec {
+  readonly name: string
+  readonly label: string
+  /** A select's options; a text input without them. */
+  readonly options?: ReadonlyArray<readonly [value: string, label: string]>
+  readonly placeholder?: string
+  readonly type?: "text" | "date"
+}
+
+/**
+ * A filter form whose values live in the URL: applying it starts again at the first page. Its issues (a filter
+ * the API refused) show beside the inputs.
+ */
+export const Filters = ({ specs, problem }: { readonly specs: ReadonlyArray<FilterSpec>; readonly problem?: Problem | undefined }) => {
+  const { pathname } = useLocation()
+  const query = useQuery()
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(specs.map((spec) => [spec.name, query[spec.name] ?? ""]))
+  )
+  const apply = (event: FormEvent) => {
+    event.preventDefault()
+    navigate(hrefWith(pathname, values))
+  }
+  const clear = () => {
+    setValues(Object.fromEntries(specs.map((spec) => [spec.name, ""])))
+    navigate(pathname)
+  }
+  return (
+    <form className="filters" role="search" aria-label="Filters" onSubmit={apply}>
+      {specs.map((spec) => (
+        <Field key={spec.name} label={spec.label} name={spec.name} problem={problem}>
+          {(input) =>
+            spec.options === undefined ? (
+              <input
+                {...input}
+                type={spec.type ?? "search"}
+                placeholder={spec.placeholder}
+                value={values[spec.name] ?? ""}
+                onChange={(event) => setValues({ ...values, [spec.name]: event.target.value })}
+              />
+            ) : (
+              <select {...input} value={values[spec.name] ?? ""} onChange={(event) => setValues({ ...values, [spec.name]: event.target.value })}>
+                <option value="">Any</option>
+                {spec.options.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )
+          }
+        </Field>
+      ))}
+      <div className="filter-actions">
+        <button type="submit">Apply</button>
+        <button type="button" className="secondary" onClick={clear}>
+          Clear
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** Paging links: back to the first page, and the next page from the answer's `nextCursor`. */
+export const Pager = ({ nextCursor }: { readonly nextCursor: string | null }) => {
+  const { pathname } = useLocation()
+  const query = useQuery()
+  const onLaterPage = query["cursor"] !== undefined
+  if (!onLaterPage && nextCursor === null) return null
+  return (
+    <nav className="pager" aria-label="Pages">
+      {onLaterPage ? <Link href={hrefWith(pathname, { ...query, cursor: undefined })}>First page</Link> : <span />}
+      {nextCursor === null ? null : (
+        <Link href={hrefWith(pathname, { ...query, cursor: nextCursor })} rel="next">
+          Next page
+        </Link>
+      )}
+    </nav>
+  )
+}
+
+/** A status as a labelled badge (colour is never the only signal: the word is there). */
+export const Status = ({ value }: { readonly value: string }) => <span className={`status status-${value}`}>{value}</span>
+
+/** A definition list of label → value. */
+export const Facts = ({ items }: { readonly items: ReadonlyArray<readonly [string, ReactNode]> }) => (
+  <dl className="facts">
+    {items.map(([label, value]) => (
+      <div key={label}>
+        <dt>{label}</dt>
+        <dd>{value}</dd>
+      </div>
+    ))}
+  </dl>
+)
+
+/** A page of a list as the API answers it. */
+export interface ListAnswer<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+/**
+ * A list page: heading, filters in the URL, the table of the current page, paging. `fetch` reads the URL's query
+ * (filters and cursor) and calls the API; a refused filter shows its message beside its input.
+ */
+export const ListPage = <A,>(props: {
+  readonly title: string
+  readonly actions?: ReactNode
+  readonly intro?: string
+  readonly filters: ReadonlyArray<FilterSpec>
+  readonly fetch: (query: Readonly<Record<string, string>>) => Promise<Result<ListAnswer<A>>>
+  readonly head: ReadonlyArray<string>
+  readonly empty: string
+  /** A row; `reload` fetches the page again after a row's action changed it. */
+  readonly row: (item: A, reload: () => void) => ReactNode
+  /** Changing it fetches the page again (a form beside the list created a record). */
+  readonly version?: number
+  /** Shown above the table: a form that adds to the list, an action's outcome. */
+  readonly children?: ReactNode
+}) => {
+  const query = useQuery()
+  const key = JSON.stringify(query)
+  const { load, reload } = useLoad(`${props.title} ${key} ${props.version ?? 0}`, () => props.fetch(query))
+  const problem = load._tag === "failed" ? load.problem : undefined
+  return (
+    <>
+      <PageHeader title={props.title}>{props.actions}</PageHeader>
+      {props.intro === undefined ? null : <p className="hint">{props.intro}</p>}
+      {props.children}
+      <Filters key={key} problem={problem} specs={props.filters} />
+      <ProblemNotice problem={problem} />
+      {load._tag === "loading" ? <Loading /> : null}
+      {load._tag === "loaded" ? (
+        <>
+          <Table caption={props.title} head={props.head}>
+            {load.value.items.length === 0 ? <Empty columns={props.head.length} text={props.empty} /> : null}
+            {load.value.items.map((item) => props.row(item, reload))}
+          </Table>
+          <Pager nextCursor={load.value.nextCursor} />
+        </>
+      ) : null}
+    </>
+  )
+}
+
+/**
+ * A record's page: loads it, shows the heading (`title` of the record once loaded, `fallback` before and on a
+ * failure), a link back to its list, and the record's content.
+ */
+export const RecordPage = <A,>(props: {
+  readonly loadKey: string
+  readonly fetch: () => Promise<Result<A>>
+  readonly fallback: string
+  readonly title: (record: A) => string
+  readonly back: readonly [href: string, label: string]
+  readonly children: (record: A, reload: () => void) => ReactNode
+}) => {
+  const { load, reload } = useLoad(props.loadKey, props.fetch)
+  return (
+    <>
+      <PageHeader title={load._tag === "loaded" ? props.title(load.value) : props.fallback}>
+        <Link href={props.back[0]}>{props.back[1]}</Link>
+      </PageHeader>
+      {load._tag === "loading" ? <Loading /> : null}
+      {load._tag === "failed" ? <ProblemNotice problem={load.problem} /> : null}
+      {load._tag === "loaded" ? props.children(load.value, reload) : null}
+    </>
+  )
+}

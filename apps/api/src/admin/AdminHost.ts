@@ -1,0 +1,117 @@
+/**
+ * The admin host (issue 11) on ADMIN_PORT: the operators' HttpApi (`@propline/admin/AdminApi`) under `/api/` and
+ * the console's front end for every other path. Its HttpApi is built in a memo map of its own: the platform's
+ * router and API-middleware layers are memoized per build, and sharing them with the API host would put each
+ * host's routes on the other.
+ *
+ * Every response carries X-Request-Id and the console's security headers (a strict Content-Security-Policy, no
+ * framing, no MIME sniffing); API answers are `Cache-Control: no-store`.
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { AdminApi } from "@propline/admin/AdminApi"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import type { AppConfigShape } from "../AppConfig.js"
+import { BillingOperatorService } from "../billing/BillingOperatorService.js"
+import { BookingOperatorService } from "../booking/BookingOperatorService.js"
+import { ApplicationService } from "../identity/ApplicationService.js"
+import { SigningOperatorService } from "../signing/SigningOperatorService.js"
+import { withProblemDetails } from "../platform/Problems.js"
+import { requestId } from "../platform/RequestId.js"
+import { ApplicationHandlers } from "./ApplicationHandlers.js"
+import { ApplicationViews } from "./ApplicationViews.js"
+import { AuditLogHandlers } from "./AuditLogHandlers.js"
+import { AuditLogViews } from "./AuditLogViews.js"
+import { BillingHandlers } from "./BillingHandlers.js"
+import { BillingViews } from "./BillingViews.js"
+import { BookingHandlers } from "./BookingHandlers.js"
+import { BookingViews } from "./BookingViews.js"
+import { CustomerHandlers } from "./CustomerHandlers.js"
+import { CustomerViews } from "./CustomerViews.js"
+import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
+import { OperatorSessions } from "./OperatorSessions.js"
+import { OrganizationHandlers } from "./OrganizationHandlers.js"
+import { OrganizationViews } from "./OrganizationViews.js"
+import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
+import { SigningHandlers } from "./SigningHandlers.js"
+import { staticAssets } from "./StaticAssets.js"
+
+/** The handlers of every group; a capability's operator pages add theirs here. */
+const AdminGroups = Layer.mergeAll(
+  SignInHandlers,
+  SessionHandlers,
+  OrganizationHandlers,
+  CustomerHandlers,
+  ApplicationHandlers,
+  AuditLogHandlers,
+  BillingHandlers,
+  BookingHandlers,
+  SigningHandlers
+)
+
+/** The services the console's handlers call; a capability's operator service is added here. */
+const AdminServices = Layer.mergeAll(
+  OperatorSessions.Default,
+  OrganizationViews.Default,
+  CustomerViews.Default,
+  ApplicationViews.Default,
+  AuditLogViews.Default,
+  BillingViews.Default,
+  BookingViews.Default,
+  BookingOperatorService.Default,
+  ApplicationService.Default,
+  SigningOperatorService.Default,
+  BillingOperatorService.Default
+)
+
+/** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */
+const AdminApiLive = Layer.mergeAll(
+  HttpApiBuilder.api(AdminApi).pipe(Layer.provide(AdminGroups)),
+  HttpApiBuilder.middleware(AdminApi, withProblemDetails, { withContext: true }),
+  HttpApiBuilder.Router.Live,
+  HttpApiBuilder.Middleware.layer
+).pipe(Layer.provide([OperatorAuthenticationLive, CsrfProtectionLive, JsonPayloadLive]))
+
+/** The admin API as an HttpApp, built in its own memo map (see the module comment). */
+const adminApiApp = Effect.gen(function* () {
+  const context = yield* Layer.buildWithMemoMap(AdminApiLive, yield* Layer.makeMemoMap, yield* Effect.scope)
+  return yield* Effect.provide(HttpApiBuilder.httpApp, context)
+})
+
+const securityHeaders = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "cross-origin-opener-policy": "same-origin"
+}
+
+const isApiPath = (url: string) => url === "/api" || url.startsWith("/api/") || url.startsWith("/api?")
+
+/** `/api/…` to the HttpApi, everything else to the front end; security headers on every answer. */
+const route = <R>(api: HttpApp.Default<never, R>) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const apiRequest = isApiPath(request.url)
+    yield* HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(
+        HttpServerResponse.setHeaders(response, apiRequest ? { ...securityHeaders, "cache-control": "no-store" } : securityHeaders)
+      )
+    )
+    return yield* apiRequest ? api : staticAssets
+  })
+
+/** The admin host on `config.adminPort`. */
+export const AdminHostLive = (config: AppConfigShape) =>
+  Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), requestId))).pipe(
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: config.host })),
+    Layer.provide(AdminServices)
+  )

@@ -1,0 +1,29 @@
+/** The organization page: the operator's organization, its context tree and record counts. */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { AdminApi } from "@propline/admin/AdminApi"
+import { ContextNode, OrganizationView } from "@propline/admin/Organization"
+import { CurrentOperator, OrganizationSummary } from "@propline/admin/Session"
+import { Effect } from "effect"
+import { toProblem } from "../platform/Problems.js"
+import { OrganizationViews } from "./OrganizationViews.js"
+
+export const OrganizationHandlers = HttpApiBuilder.group(AdminApi, "organization", (handlers) =>
+  Effect.gen(function* () {
+    const views = yield* OrganizationViews
+    return handlers.handle("get", () =>
+      Effect.gen(function* () {
+        const { organizationId } = yield* CurrentOperator
+        const [organization, contexts, counts] = yield* Effect.all([
+          views.organization(organizationId).pipe(Effect.mapError(toProblem)),
+          views.contexts(organizationId),
+          views.counts(organizationId)
+        ])
+        return new OrganizationView({
+          organization: new OrganizationSummary(organization),
+          contexts: contexts.map((context) => new ContextNode(context)),
+          counts
+        })
+      })
+    )
+  })
+)

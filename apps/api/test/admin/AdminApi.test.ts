@@ -1,0 +1,431 @@
+/**
+ * The admin host's HttpApi over HTTP, black box, on PGlite and on PostgreSQL (issue 11): operator sign-in
+ * (argon2id, throttling in the database, HttpOnly SameSite=Lax cookies), sessions and sign-out, CSRF on every
+ * change, 401 → 403 → 400 → 404 order, another organization's ids answered 404, every change in the audit log, and
+ * Applications created here working at the identity host.
+ */
+import * as TestDatabase from "@propline/db/TestDatabase"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { EMAIL_FAILURE_LIMIT } from "../../src/admin/OperatorSessions.js"
+import { adminCall, auditCount, type OperatorFixture, operator, type Session, signIn } from "../support/AdminClient.js"
+import * as Fixtures from "../support/Fixtures.js"
+import { call, start, type TestApp } from "../support/TestApp.js"
+
+const OTHER_UUID = "00000000-0000-4000-8000-000000000000"
+
+const basicToken = async (authUrl: string, clientId: string, secret: string) => {
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")
+  const response = await fetch(`${authUrl}/oauth/token`, {
+    method: "POST",
+    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials"
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
+  let app: TestApp
+  let org: Fixtures.OrganizationFixture
+  let other: Fixtures.OrganizationFixture
+  let me: OperatorFixture
+  let session: Session
+  let otherApplicationId: string
+  let otherSecretId: string
+  let otherInvoiceId: string
+
+  const url = (path: string) => `${app.adminUrl}${path}`
+  const createApplication = (body: unknown, as: Session = session, csrf?: boolean) =>
+    adminCall(url("/api/applications"), as, { body, ...(csrf === undefined ? {} : { csrf }) })
+
+  beforeAll(async () => {
+    app = await start(kind)
+    org = await app.run(Fixtures.organization({ name: "Nordhavn" }))
+    other = await app.run(Fixtures.organization({ name: "Fjord" }))
+    await app.run(Fixtures.approvedInvoice(org))
+    await app.run(Fixtures.proposal(org))
+    otherInvoiceId = await app.run(Fixtures.approvedInvoice(other))
+    const otherApp = await app.run(Fixtures.application(other))
+    otherApplicationId = otherApp.id
+    me = await app.run(operator(org.organizationId))
+    session = await signIn(app.adminUrl, me)
+    const otherOperator = await app.run(operator(other.organizationId))
+    const otherSession = await signIn(app.adminUrl, otherOperator)
+    const otherDetail = await adminCall(url(`/api/applications/${otherApplicationId}`), otherSession)
+    otherSecretId = otherDetail.body.secrets[0].id
+  })
+  afterAll(async () => {
+    await app?.dispose()
+  })
+
+  describe("sign-in", () => {
+    it("answers 201 with the session and sets an HttpOnly, SameSite=Lax session cookie (not Secure over http)", async () => {
+      const answer = await call(url("/api/session"), { body: { email: me.email.toUpperCase(), password: me.password } })
+      expect(answer.status).toBe(201)
+      expect(answer.body).toMatchObject({
+        operator: { id: me.id, email: me.email },
+        organization: { id: org.organizationId, name: "Nordhavn" }
+      })
+      expect(answer.body.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const cookie = answer.headers.get("set-cookie") ?? ""
+      expect(cookie).toMatch(/^propline_admin_session=[A-Za-z0-9_-]{43};/)
+      expect(cookie).toContain("HttpOnly")
+      expect(cookie).toContain("SameSite=Lax")
+      expect(cookie).toContain("Path=/")
+      expect(cookie).not.toContain("Secure")
+      expect(answer.headers.get("cache-control")).toBe("no-store")
+    })
+
+    it("answers a wrong password and an unknown address alike: 401, the same body", async () => {
+      const wrong = await call(url("/api/session"), { body: { email: me.email, password: "not it" } })
+      const unknown = await call(url("/api/session"), { body: { email: "nobody@example.com", password: "not it" } })
+      expect(wrong.status).toBe(401)
+      expect(unknown.status).toBe(401)
+      expect(wrong.body).toEqual(unknown.body)
+      expect(wrong.headers.get("set-cookie")).toBeNull()
+    })
+
+    it("refuses a disabled operator like a wrong password", async () => {
+      const disabled = await app.run(operator(org.organizationId, { status: "disabled" }))
+      const answer = await call(url("/api/session"), { body: { email: disabled.email, password: disabled.password } })
+      expect(answer.status).toBe(401)
+    })
+
+    it(`throttles an address after ${EMAIL_FAILURE_LIMIT} failures: 429 with Retry-After, even with the right password`, async () => {
+      const victim = await app.run(operator(org.organizationId))
+      for (let attempt = 0; attempt < EMAIL_FAILURE_LIMIT; attempt++) {
+        expect((await call(url("/api/session"), { body: { email: victim.email, password: "guess" } })).status).toBe(401)
+      }
+      const throttled = await call(url("/api/session"), { body: { email: victim.email, password: victim.password } })
+      expect(throttled.status).toBe(429)
+      expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(Number(throttled.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60)
+      expect(throttled.body).toMatchObject({ status: 429, title: "Too Many Requests" })
+      // Another address is not affected.
+      expect((await call(url("/api/session"), { body: { email: me.email, password: me.password } })).status).toBe(201)
+    })
+
+    it("answers 400 VALIDATION_FAILED with an issue for every failing field", async () => {
+      const answer = await call(url("/api/session"), { body: { email: "", password: "" } })
+      expect(answer.status).toBe(400)
+      expect(answer.body.code).toBe("VALIDATION_FAILED")
+      expect(answer.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["/email", "/password"])
+    })
+
+    it("refuses a body that is not JSON, and a foreign Origin", async () => {
+      const form = await call(url("/api/session"), {
+        body: `email=${encodeURIComponent(me.email)}&password=x`,
+        headers: { "content-type": "application/x-www-form-urlencoded" }
+      })
+      expect(form.status).toBe(400)
+      expect(form.body.code).toBe("VALIDATION_FAILED")
+      const foreign = await call(url("/api/session"), {
+        body: { email: me.email, password: me.password },
+        headers: { origin: "https://evil.example" }
+      })
+      expect(foreign.status).toBe(403)
+    })
+  })
+
+  describe("no session → 401 on every operation", () => {
+    const operations: ReadonlyArray<{ readonly method: string; readonly path: string; readonly body?: unknown }> = [
+      { method: "GET", path: "/api/session" },
+      { method: "DELETE", path: "/api/session" },
+      { method: "GET", path: "/api/organization" },
+      { method: "GET", path: "/api/customers" },
+      { method: "GET", path: `/api/customers/${OTHER_UUID}` },
+      { method: "GET", path: "/api/contracts" },
+      { method: "GET", path: `/api/contracts/${OTHER_UUID}` },
+      { method: "GET", path: "/api/applications" },
+      { method: "GET", path: `/api/applications/${OTHER_UUID}` },
+      { method: "POST", path: "/api/applications", body: { name: "x" } },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/disable` },
+      { method: "POST", path: `/api/applications/${OTHER_UUID}/enable` },
+      { method: "PUT", path: `/api/applications/${OTHER_UUID}/grant`, body: { roles: [] } },
+      { method: "GET", path: "/api/audit-log" },
+      { method: "POST", path: "/api/billing/invoice-runs", body: {} },
+      { method: "POST", path: `/api/billing/invoice-runs/${OTHER_UUID}/approve` },
+      { method: "POST", path: `/api/billing/invoice-runs/${OTHER_UUID}/continue`, body: {} },
+      { method: "POST", path: `/api/billing/invoices/${OTHER_UUID}/approve` },
+      { method: "DELETE", path: `/api/billing/invoices/${OTHER_UUID}` },
+      { method: "POST", path: `/api/billing/invoices/${OTHER_UUID}/credit`, body: {} },
+      { method: "POST", path: `/api/billing/invoice-proposals/${OTHER_UUID}/cancel` },
+      { method: "GET", path: "/api/billing/withdrawal-queue" },
+      { method: "GET", path: "/api/booking/resources" },
+      { method: "GET", path: `/api/booking/resources/${OTHER_UUID}` },
+      { method: "GET", path: "/api/booking/add-on-products" },
+      { method: "GET", path: "/api/booking/requests" },
+      { method: "POST", path: `/api/booking/requests/${OTHER_UUID}/approve` },
+      { method: "POST", path: `/api/booking/requests/${OTHER_UUID}/decline`, body: {} },
+      { method: "GET", path: `/api/contracts/${OTHER_UUID}/signing-attempts` },
+      { method: "POST", path: `/api/contracts/${OTHER_UUID}/signing-attempts`, body: {} },
+      { method: "GET", path: `/api/signing-attempts/${OTHER_UUID}` },
+      { method: "POST", path: `/api/signing-attempts/${OTHER_UUID}/request-withdrawal` },
+      { method: "GET", path: "/api/billing/overview" },
+      { method: "GET", path: "/api/billing/invoice-runs" },
+      { method: "GET", path: "/api/billing/invoices" },
+      { method: "GET", path: `/api/billing/invoices/${OTHER_UUID}` },
+      { method: "GET", path: "/api/billing/invoice-proposals" },
+      { method: "GET", path: "/api/billing/send-queue" }
+    ]
+    it.each(operations)("$method $path", async ({ method, path, body }) => {
+      const without = await adminCall(url(path), undefined, { method, ...(body === undefined ? {} : { body }) })
+      expect(without.status).toBe(401)
+      expect(without.headers.get("content-type")).toContain("application/problem+json")
+      const forged = await adminCall(url(path), { cookie: "propline_admin_session=forged", csrfToken: "x" }, { method })
+      expect(forged.status).toBe(401)
+    })
+
+    it("answers 401 before reading the input", async () => {
+      const answer = await adminCall(url("/api/applications/not-a-uuid/secrets"), undefined, { method: "POST", body: "{" })
+      expect(answer.status).toBe(401)
+    })
+  })
+
+  describe("CSRF: every change needs the session's token", () => {
+    it("refuses a change without the token, or with another session's, with 403 and changes nothing", async () => {
+      const before = await app.run(auditCount(org.organizationId))
+      const body = { name: "No token", roles: ["billing"], contextIds: [org.rootId] }
+      const missing = await createApplication(body, session, false)
+      expect(missing.status).toBe(403)
+      const second = await signIn(app.adminUrl, me)
+      const foreignToken = await adminCall(url("/api/applications"), session, { body, csrf: second.csrfToken })
+      expect(foreignToken.status).toBe(403)
+      const revoke = await adminCall(url(`/api/applications/${OTHER_UUID}/secrets/${OTHER_UUID}/revoke`), session, {
+        method: "POST",
+        csrf: false
+      })
+      expect(revoke.status).toBe(403)
+      // sign-in wrote one entry; the refused changes none
+      expect(await app.run(auditCount(org.organizationId))).toBe(before + 1)
+      const list = await adminCall(url("/api/applications?q=No%20token"), session)
+      expect(list.body.items).toEqual([])
+    })
+
+    it("checks CSRF before the input (403 before 400) and refuses a change from a foreign Origin", async () => {
+      expect((await adminCall(url("/api/applications"), session, { body: { bad: true }, csrf: false })).status).toBe(403)
+      const foreign = await adminCall(url("/api/applications"), session, {
+        body: { name: "Foreign", roles: ["billing"], contextIds: [org.rootId] },
+        headers: { origin: "https://evil.example" }
+      })
+      expect(foreign.status).toBe(403)
+    })
+
+    it("lets reads through without the token", async () => {
+      expect((await adminCall(url("/api/organization"), session, { csrf: false })).status).toBe(200)
+    })
+  })
+
+  describe("another organization's ids → 404", () => {
+    it.each([
+      ["customer", () => `/api/customers/${other.customerId}`],
+      ["contract", () => `/api/contracts/${other.contractId}`],
+      ["Application", () => `/api/applications/${otherApplicationId}`],
+      ["invoice", () => `/api/billing/invoices/${otherInvoiceId}`]
+    ])("GET the %s", async (_, path) => {
+      const answer = await adminCall(url(path()), session)
+      expect(answer.status).toBe(404)
+      expect(answer.body).toMatchObject({ status: 404, title: "Not Found" })
+    })
+
+    it("issuing or revoking another organization's secret is 404 and changes nothing", async () => {
+      const before = await app.run(auditCount(other.organizationId))
+      expect((await adminCall(url(`/api/applications/${otherApplicationId}/secrets`), session, { method: "POST" })).status).toBe(404)
+      const revoke = await adminCall(url(`/api/applications/${otherApplicationId}/secrets/${otherSecretId}/revoke`), session, {
+        method: "POST"
+      })
+      expect(revoke.status).toBe(404)
+      expect(await app.run(auditCount(other.organizationId))).toBe(before)
+    })
+
+    it("never lists another organization's records", async () => {
+      const [customers, contracts, applications, invoices] = await Promise.all(
+        ["/api/customers", "/api/contracts", "/api/applications", "/api/billing/invoices"].map((path) => adminCall(url(path), session))
+      )
+      expect(customers!.body.items.map((c: { id: string }) => c.id)).toEqual([org.customerId])
+      expect(contracts!.body.items.map((c: { id: string }) => c.id)).toEqual([org.contractId])
+      expect(applications!.body.items.map((a: { id: string }) => a.id)).not.toContain(otherApplicationId)
+      expect(invoices!.body.items.map((i: { id: string }) => i.id)).not.toContain(otherInvoiceId)
+    })
+
+    it("refuses to grant another organization's context: 400 with the field's issue", async () => {
+      const answer = await createApplication({ name: "Cross", roles: ["billing"], contextIds: [org.rootId, other.rootId] })
+      expect(answer.status).toBe(400)
+      expect(answer.body.code).toBe("VALIDATION_FAILED")
+      expect(answer.body.issues).toEqual([{ path: "/contextIds/1", message: "is not an operational context of your organization" }])
+    })
+  })
+
+  describe("Applications", () => {
+    it("creates one with its first secret, which obtains a token at the identity host", async () => {
+      const answer = await createApplication({ name: "ERP", roles: ["billing"], contextIds: [org.regionId] })
+      expect(answer.status).toBe(201)
+      expect(answer.body.application.application).toMatchObject({ name: "ERP", roles: ["billing"], status: "active", activeSecretCount: 1 })
+      expect(answer.body.application.contextIds).toEqual([org.regionId])
+      expect(answer.body.secret.secret).toMatch(/^service_sk_[0-9A-Za-z]{43}$/)
+      const token = await basicToken(app.authUrl, answer.body.application.application.clientId, answer.body.secret.secret)
+      expect(token.status).toBe(200)
+      expect(token.body["token_type"]).toBe("Bearer")
+      // Shown once: the detail has only the last four characters.
+      const detail = await adminCall(url(`/api/applications/${answer.body.application.application.id}`), session)
+      expect(JSON.stringify(detail.body)).not.toContain(answer.body.secret.secret)
+      expect(detail.body.secrets[0].lastFour).toBe(answer.body.secret.secret.slice(-4))
+    })
+
+    it("validates every field at once", async () => {
+      const answer = await createApplication({ name: "  ", roles: [], contextIds: [] })
+      expect(answer.status).toBe(400)
+      expect(answer.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["/contextIds", "/name", "/roles"])
+    })
+
+    it("issues a second secret, refuses a third (APPLICATION_SECRET_LIMIT_REACHED), revokes one once", async () => {
+      const created = await createApplication({ name: "Rotation", roles: ["billing"], contextIds: [org.rootId] })
+      const id = created.body.application.application.id
+      const second = await adminCall(url(`/api/applications/${id}/secrets`), session, { method: "POST" })
+      expect(second.status).toBe(201)
+      const third = await adminCall(url(`/api/applications/${id}/secrets`), session, { method: "POST" })
+      expect(third.status).toBe(400)
+      expect(third.body.code).toBe("APPLICATION_SECRET_LIMIT_REACHED")
+      const revoke = () => adminCall(url(`/api/applications/${id}/secrets/${second.body.id}/revoke`), session, { method: "POST" })
+      const revoked = await revoke()
+      expect(revoked.status).toBe(200)
+      expect(revoked.body.application.activeSecretCount).toBe(1)
+      const again = await revoke()
+      expect(again.status).toBe(400)
+      expect(again.body.code).toBe("APPLICATION_SECRET_NOT_FOUND")
+      const token = await basicToken(app.authUrl, created.body.application.application.clientId, second.body.secret)
+      expect(token.status).toBe(401)
+    })
+
+    it("disables an Application (its secret stops getting tokens), enables it again, and changes its grant", async () => {
+      const created = await createApplication({ name: "Toggle", roles: ["billing"], contextIds: [org.rootId] })
+      const { id, clientId } = created.body.application.application
+      const secret = created.body.secret.secret
+      const disabled = await adminCall(url(`/api/applications/${id}/disable`), session, { method: "POST" })
+      expect(disabled.status).toBe(200)
+      expect(disabled.body.application).toMatchObject({ status: "disabled" })
+      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(401)
+      const enabled = await adminCall(url(`/api/applications/${id}/enable`), session, { method: "POST" })
+      expect(enabled.body.application.status).toBe("active")
+      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(200)
+
+      const changed = await adminCall(url(`/api/applications/${id}/grant`), session, {
+        method: "PUT",
+        body: { roles: ["signing", "booking"], contextIds: [org.propertyId] }
+      })
+      expect(changed.status).toBe(200)
+      expect(changed.body.application.roles).toEqual(["signing", "booking"])
+      expect(changed.body.contextIds).toEqual([org.propertyId])
+      const foreign = await adminCall(url(`/api/applications/${id}/grant`), session, {
+        method: "PUT",
+        body: { roles: ["billing"], contextIds: [other.rootId] }
+      })
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.issues).toEqual([{ path: "/contextIds/0", message: "is not an operational context of your organization" }])
+      const otherOrgs = await adminCall(url(`/api/applications/${otherApplicationId}/disable`), session, { method: "POST" })
+      expect(otherOrgs.status).toBe(404)
+    })
+  })
+
+  describe("every change writes the audit log", () => {
+    it("sign-in, create, issue, revoke and sign-out each write an entry with the operator as actor", async () => {
+      const own = await signIn(app.adminUrl, me)
+      const count = (action: string) => app.run(auditCount(org.organizationId, action))
+      const before = {
+        signedIn: await count("operator.signed_in"),
+        created: await count("identity.application.created"),
+        issued: await count("identity.application.secret_issued"),
+        revoked: await count("identity.application.secret_revoked"),
+        signedOut: await count("operator.signed_out")
+      }
+      const created = await createApplication({ name: "Audited", roles: ["signing"], contextIds: [org.rootId] }, own)
+      const id = created.body.application.application.id
+      const issued = await adminCall(url(`/api/applications/${id}/secrets`), own, { method: "POST" })
+      await adminCall(url(`/api/applications/${id}/secrets/${issued.body.id}/revoke`), own, { method: "POST" })
+      const signOut = await adminCall(url("/api/session"), own, { method: "DELETE" })
+      expect(signOut.status).toBe(204)
+      expect(await count("identity.application.created")).toBe(before.created + 1)
+      expect(await count("identity.application.secret_issued")).toBe(before.issued + 2)
+      expect(await count("identity.application.secret_revoked")).toBe(before.revoked + 1)
+      expect(await count("operator.signed_out")).toBe(before.signedOut + 1)
+      expect(before.signedIn).toBeGreaterThan(0)
+
+      const log = await adminCall(url(`/api/audit-log?targetId=${id}`), session)
+      expect(log.body.items).toEqual([
+        expect.objectContaining({ action: "identity.application.created", actorType: "operator", actorId: me.id, actorLabel: me.email })
+      ])
+      const signedOut = await adminCall(url("/api/audit-log?action=operator.signed_out&limit=1"), session)
+      expect(signedOut.body.items[0]).toMatchObject({ actorId: me.id, requestId: signOut.headers.get("x-request-id") })
+    })
+
+    it("ends the session at sign-out: its cookie is 401 afterwards, and the cookie is cleared", async () => {
+      const own = await signIn(app.adminUrl, me)
+      const missingToken = await adminCall(url("/api/session"), own, { method: "DELETE", csrf: false })
+      expect(missingToken.status).toBe(403)
+      expect((await adminCall(url("/api/session"), own)).status).toBe(200)
+      const out = await adminCall(url("/api/session"), own, { method: "DELETE" })
+      expect(out.status).toBe(204)
+      expect(out.headers.get("set-cookie")).toMatch(/propline_admin_session=; Max-Age=0/)
+      expect((await adminCall(url("/api/session"), own)).status).toBe(401)
+    })
+  })
+
+  describe("lists", () => {
+    it("pages with limit and nextCursor, newest first, and refuses a foreign cursor", async () => {
+      const first = await adminCall(url("/api/audit-log?limit=2"), session)
+      expect(first.body.items).toHaveLength(2)
+      expect(new Date(first.body.items[0].occurredAt) >= new Date(first.body.items[1].occurredAt)).toBe(true)
+      const next = await adminCall(url(`/api/audit-log?limit=2&cursor=${first.body.nextCursor}`), session)
+      expect(next.status).toBe(200)
+      const ids = new Set([...first.body.items, ...next.body.items].map((entry: { id: string }) => entry.id))
+      expect(ids.size).toBe(first.body.items.length + next.body.items.length)
+      const foreign = await adminCall(url(`/api/customers?cursor=${first.body.nextCursor}`), session)
+      expect(foreign.status).toBe(400)
+      expect(foreign.body.issues).toEqual([{ path: "/cursor", message: "is not a cursor of this list" }])
+      expect((await adminCall(url("/api/customers?limit=0"), session)).body.issues[0].path).toBe("/limit")
+    })
+
+    it("filters: text, choices and dates", async () => {
+      expect((await adminCall(url("/api/customers?q=ljusg%C3%A5rden"), session)).body.items).toHaveLength(1)
+      expect((await adminCall(url("/api/customers?q=100%25"), session)).body.items).toHaveLength(0)
+      expect((await adminCall(url("/api/customers?kind=private"), session)).body.items).toHaveLength(0)
+      expect((await adminCall(url("/api/billing/send-queue"), session)).body.items.length).toBeGreaterThan(0)
+      expect((await adminCall(url("/api/billing/invoice-proposals?status=proposed"), session)).body.items.length).toBeGreaterThan(0)
+      const badDate = await adminCall(url("/api/audit-log?from=2026-13-40"), session)
+      expect(badDate.status).toBe(400)
+      expect(badDate.body.issues).toEqual([{ path: "/from", message: "must be a date YYYY-MM-DD or an ISO 8601 date-time" }])
+      const future = await adminCall(url("/api/audit-log?from=2999-01-01"), session)
+      expect(future.body.items).toEqual([])
+    })
+  })
+
+  describe("billing overview", () => {
+    it("counts and sums the organization's documents per status and currency, and the proposals awaiting a verdict", async () => {
+      const answer = await adminCall(url("/api/billing/overview"), session)
+      expect(answer.status).toBe(200)
+      const approved = answer.body.buckets.find((bucket: { status: string }) => bucket.status === "approved")
+      const invoices = await adminCall(url("/api/billing/invoices?status=approved&limit=100"), session)
+      expect(approved).toMatchObject({ currency: "SEK", count: invoices.body.items.length })
+      expect(approved.grossMinorUnits).toBe(
+        invoices.body.items.reduce((sum: number, invoice: { totalGrossMinorUnits: number }) => sum + invoice.totalGrossMinorUnits, 0)
+      )
+      expect(answer.body.proposalsAwaitingVerification).toBe(1)
+    })
+  })
+
+  describe("the front end", () => {
+    it("serves index.html for the console's routes with a strict CSP, and 404s for unknown assets and API paths", async () => {
+      const page = await fetch(url("/applications/new"))
+      expect(page.status).toBe(200)
+      expect(page.headers.get("content-type")).toContain("text/html")
+      expect(page.headers.get("content-security-policy")).toContain("default-src 'self'")
+      expect(page.headers.get("x-frame-options")).toBe("DENY")
+      expect(await page.text()).toContain('<div id="root">')
+      expect((await fetch(url("/assets/nothing.js"))).status).toBe(404)
+      const api = await adminCall(url("/api/nothing"), session)
+      expect(api.status).toBe(404)
+      expect(api.headers.get("content-type")).toContain("application/problem+json")
+    })
+  })
+})

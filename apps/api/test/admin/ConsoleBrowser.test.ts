@@ -1,0 +1,344 @@
+/**
+ * The admin console in headless Chromium (issue 11), against the real hosts over the demo data: an operator signs
+ * in with the keyboard, creates an Application, copies its secret with the copy button, and that secret obtains a
+ * token from the identity host; a wrong password, a change without the CSRF token and another organization's
+ * record are refused; every main page renders at 1280 and 390 px wide without a horizontal scrollbar, and is
+ * written as a screenshot (`apps/api/.artifacts/screenshots`).
+ *
+ * The HTTP suite runs on both databases; this one drives a browser, so it runs on PGlite only.
+ */
+import * as Db from "@propline/db/Db"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEMO_IDS } from "../../src/demo/DemoIds.js"
+import { seedDemoData } from "../../src/demo/DemoData.js"
+import { type OperatorFixture, operator } from "../support/AdminClient.js"
+import { BookingOperatorService } from "../../src/booking/BookingOperatorService.js"
+import { at, bookingSetup, localDate } from "../support/BookingFixtures.js"
+import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
+import * as Fixtures from "../support/Fixtures.js"
+import * as SigningFixtures from "../support/SigningFixtures.js"
+import { call, start, type TestApp, token } from "../support/TestApp.js"
+
+const executablePath = chromiumPath()
+
+describe.skipIf(executablePath === undefined)("admin console in Chromium", () => {
+  let app: TestApp
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let me: OperatorFixture
+  let otherCustomerId: string
+  let otherApplicationId: string
+  const shots = screenshotDir()
+
+  const h1 = (name: string | RegExp) => page.getByRole("heading", { level: 1, name })
+
+  const signIn = async (password: string) => {
+    await page.getByLabel("E-mail address").fill(me.email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+  }
+
+  beforeAll(async () => {
+    app = await start("pglite")
+    const seed = await app.run(seedDemoData(new Date()))
+    otherApplicationId = seed.second.applicationId
+    me = await app.run(operator(DEMO_IDS.organization))
+    otherCustomerId = await app.run(
+      Db.query((db) =>
+        db.selectFrom("customers").select("id").where("organizationId", "=", DEMO_IDS.secondOrganization).executeTakeFirstOrThrow()
+      ).pipe(
+        Effect.orDie,
+        Effect.map((row) => row.id)
+      )
+    )
+    browser = await launch(executablePath!)
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.adminUrl })
+    page = await context.newPage()
+    // An action that can't happen fails within the test's time with Playwright's own message.
+    page.setDefaultTimeout(8_000)
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await app?.dispose()
+  })
+
+  it("refuses a wrong password with a message, then signs in with the keyboard alone", async () => {
+    await page.goto(app.adminUrl)
+    await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).isVisible()).toBe(true)
+    await signIn("not the password")
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The e-mail address or the password is wrong.")
+    await page.screenshot({ path: path.join(shots, "sign-in-refused.png") })
+
+    await page.getByLabel("E-mail address").fill("")
+    await page.getByLabel("Password").fill("")
+    await page.getByLabel("E-mail address").focus()
+    await page.keyboard.type(me.email)
+    await page.keyboard.press("Tab")
+    await page.keyboard.type(me.password)
+    await page.keyboard.press("Enter")
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("Nordhavn Workspaces AB").first().isVisible()).toBe(true)
+  })
+
+  it("creates an Application, copies its secret, and the secret obtains a token from the identity host", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Applications" }).click()
+    await expect.poll(() => h1("Applications").isVisible()).toBe(true)
+    await page.getByRole("link", { name: "New Application" }).click()
+    await expect.poll(() => h1("New Application").isVisible()).toBe(true)
+
+    // Submitting the empty form shows each field's message beside it.
+    await page.getByRole("button", { name: "Create Application" }).click()
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Some fields need attention.")
+    await expect.poll(() => page.getByText("choose at least one role").isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("choose at least one operational context").isVisible()).toBe(true)
+    expect(await page.getByLabel("Name").getAttribute("aria-invalid")).toBe("true")
+    await page.screenshot({ path: path.join(shots, "new-application-invalid.png"), fullPage: true })
+
+    await page.getByLabel("Name").fill("Browser ERP")
+    await page.getByLabel(/Billing —/).check()
+    await page.getByLabel(/Nordhavn Workspaces AB/).check()
+    await page.getByRole("button", { name: "Create Application" }).click()
+    await expect.poll(() => h1("Application Browser ERP created").isVisible()).toBe(true)
+
+    await page.getByRole("button", { name: "Copy secret" }).click()
+    await expect.poll(() => page.getByText("Copied to the clipboard.").isVisible()).toBe(true)
+    const secret = await page.evaluate<string>("navigator.clipboard.readText()")
+    expect(secret).toMatch(/^service_sk_[0-9A-Za-z]{43}$/)
+    const clientId = await page.locator(".secret-once code").first().textContent()
+    expect(clientId).toMatch(/^app_[0-9a-f]{24}$/)
+    await page.screenshot({ path: path.join(shots, "application-secret-once.png"), fullPage: true })
+
+    const response = await fetch(`${app.authUrl}/oauth/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded"
+      },
+      body: "grant_type=client_credentials"
+    })
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { token_type: string }).token_type).toBe("Bearer")
+
+    // The Application's page shows only the secret's last four characters.
+    await page.getByRole("link", { name: "Go to the Application" }).click()
+    await expect.poll(() => h1("Browser ERP").isVisible()).toBe(true)
+    expect(await page.content()).not.toContain(secret)
+    await expect.poll(() => page.getByText(`…${secret.slice(-4)}`).isVisible()).toBe(true)
+  })
+
+  it("disables and enables the Application, and changes its roles", async () => {
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Disable" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("disabled")
+    await page.getByRole("button", { name: "Enable" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("active")
+    await page.getByText("Change roles and contexts").click()
+    await page.getByLabel(/Signing —/).check()
+    await page.getByRole("button", { name: "Save roles and contexts" }).click()
+    await expect.poll(() => page.getByText("billing, signing").isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "application-detail.png"), fullPage: true })
+  })
+
+  it("refuses a change that lacks the CSRF token, though the session cookie goes with it", async () => {
+    const status = await page.evaluate(async (rootContextId) => {
+      const response = await fetch("/api/applications", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Forged", roles: ["billing"], contextIds: [rootContextId] })
+      })
+      return response.status
+    }, DEMO_IDS.rootContext)
+    expect(status).toBe(403)
+    await page.goto(`${app.adminUrl}/applications?q=Forged`)
+    await expect.poll(() => page.getByText("No Application matches.").isVisible()).toBe(true)
+  })
+
+  it("refuses another organization's records", async () => {
+    for (const target of [`/customers/${otherCustomerId}`, `/applications/${otherApplicationId}`]) {
+      await page.goto(`${app.adminUrl}${target}`)
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toContain("The record does not exist, or it belongs to another organization.")
+    }
+    await page.screenshot({ path: path.join(shots, "other-organization-refused.png") })
+  })
+
+  const mainPages: ReadonlyArray<readonly [string, string]> = [
+    ["/organization", "Organization"],
+    ["/customers", "Customers"],
+    ["/contracts", "Contracts"],
+    ["/applications", "Applications"],
+    ["/applications/new", "New Application"],
+    ["/billing", "Billing overview"],
+    ["/billing/invoice-runs", "Invoice runs"],
+    ["/billing/invoices", "Invoices"],
+    ["/billing/proposals", "Invoice proposals"],
+    ["/billing/send-queue", "Send queue"],
+    ["/billing/withdrawal-queue", "Withdrawal queue"],
+    ["/booking/requests", "Booking requests"],
+    ["/booking/resources", "Resources"],
+    ["/booking/add-on-products", "Add-on products"],
+    ["/audit-log", "Audit log"]
+  ]
+
+  it.each([1280, 390])("renders every main page at %i px without a horizontal scrollbar", async (width) => {
+    await page.setViewportSize({ width, height: 900 })
+    for (const [target, title] of mainPages) {
+      await page.goto(`${app.adminUrl}${target}`)
+      await expect.poll(() => h1(title).isVisible(), { message: target }).toBe(true)
+      await expect.poll(() => page.getByRole("status").filter({ hasText: "Loading" }).count(), { message: target }).toBe(0)
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
+      expect(overflow, `${target} at ${width} px`).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: path.join(shots, `${target.slice(1).replaceAll("/", "-")}-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  it("opens a record from a list, follows paging, and filters through the URL", async () => {
+    await page.goto(`${app.adminUrl}/billing/invoices`)
+    await expect.poll(() => h1("Invoices").isVisible()).toBe(true)
+    await page.getByLabel("Status").selectOption("approved")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.url()).toContain("status=approved")
+    await page.locator("tbody a").first().click()
+    await expect.poll(() => h1(/^(Invoice|Credit note) \d+$/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole("heading", { name: "Lines" }).isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "invoice-detail-1280.png"), fullPage: true })
+
+    await page.goto(`${app.adminUrl}/customers?limit=5`)
+    await expect.poll(() => h1("Customers").isVisible()).toBe(true)
+  })
+
+  it("cancels a proposal", async () => {
+    await page.goto(`${app.adminUrl}/billing/proposals?status=proposed`)
+    await expect.poll(() => h1("Invoice proposals").isVisible()).toBe(true)
+    const row = page.locator("tbody tr").filter({ has: page.getByRole("button", { name: /^Cancel/ }) }).first()
+    const customer = (await row.locator("td").nth(2).textContent()) ?? ""
+    await row.getByRole("button", { name: /^Cancel/ }).click()
+    await page.goto(`${app.adminUrl}/billing/proposals?status=cancelled`)
+    await expect.poll(() => page.locator("tbody tr").filter({ hasText: customer }).first().isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "proposal-cancelled.png"), fullPage: true })
+  })
+
+  it("signs out", async () => {
+    await page.goto(`${app.adminUrl}/organization`)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    await page.goto(`${app.adminUrl}/organization`)
+    await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).isVisible()).toBe(true)
+  })
+
+  it("approves a booking request waiting for approval, as an operator of the resource's organization", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Slussen Möten AB" }))
+    const seller = await app.run(Fixtures.application(org, { roles: ["booking"] }))
+    const fixture = await app.run(bookingSetup(org, [seller.id]).pipe(Effect.provide(BookingOperatorService.Default)))
+    const date = localDate("Europe/Stockholm", 21, 2)
+    const sellerToken = await token(app.authUrl, seller.clientId, seller.secret)
+    const requested = await call(`${app.apiUrl}/v1/booking/booking-requests`, {
+      token: sellerToken,
+      body: {
+        requestId: `browser-${randomUUID()}`,
+        guest: { name: "Astrid Lindqvist", email: "astrid@example.se" },
+        resourceId: fixture.room.id,
+        period: { start: at("Europe/Stockholm", date, "10:00"), end: at("Europe/Stockholm", date, "11:00") }
+      }
+    })
+    expect(requested.status).toBe(201)
+    me = await app.run(operator(org.organizationId))
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Booking requests" }).click()
+    await expect.poll(() => h1("Booking requests").isVisible()).toBe(true)
+    const card = page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).first()
+    await card.getByRole("button", { name: /^Approve/ }).click()
+    await expect.poll(() => page.getByText("No request waits for approval.").isVisible()).toBe(true)
+    await page.goto(`${app.adminUrl}/booking/requests?week=${date}`)
+    await expect
+      .poll(() => page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).locator(".status").textContent())
+      .toBe("approved")
+    await page.screenshot({ path: path.join(shots, "booking-calendar-1280.png"), fullPage: true })
+    const seen = await call(`${app.apiUrl}/v1/booking/booking-requests/${requested.body.id}`, { token: sellerToken })
+    expect(seen.body.status).toBe("approved")
+  })
+
+  it("prepares a contract for signing, and it is on the API's signing queue", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Lindholmen Avtal AB" }))
+    const contractId = await app.run(SigningFixtures.contract(org))
+    const esign = await app.run(Fixtures.application(org, { roles: ["signing"] }))
+    me = await app.run(operator(org.organizationId))
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.goto(`${app.adminUrl}/contracts/${contractId}`)
+    await expect.poll(() => page.getByRole("heading", { name: "Signing" }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("Never sent for signing.").isVisible()).toBe(true)
+    await page.getByText("Prepare for signing", { exact: true }).first().click()
+    const customerSignatory = page.getByRole("group", { name: "The customer's signatory" })
+    await customerSignatory.getByLabel("Name").fill("Karin Berg")
+    await customerSignatory.getByLabel("E-mail").fill("karin@example.se")
+    await page.getByRole("button", { name: "Prepare for signing" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Signing attempts" }).locator(".status").first().textContent()).toBe("queued")
+    await page.screenshot({ path: path.join(shots, "contract-signing-1280.png"), fullPage: true })
+
+    const queue = await call(`${app.apiUrl}/v1/crm/signing-queue?limit=100`, { token: await token(app.authUrl, esign.clientId, esign.secret) })
+    expect(queue.status).toBe(200)
+    expect(JSON.stringify(queue.body.items)).toContain(contractId)
+  })
+
+  it("creates an invoice run for next month, approves it, and its invoices reach the API's send queue", async () => {
+    // An organization whose ERP declared no verification gate: a run makes invoices, not proposals.
+    const plain = await app.run(Fixtures.organization({ name: "Kvarnholmen Kontor AB", integration: { gates: [] } }))
+    await app.run(
+      Db.query((db) =>
+        db
+          .insertInto("contractLines")
+          .values({ id: randomUUID(), contractId: plain.contractId, description: "Office", monthlyNetMinorUnits: 900_000, vatRateBasisPoints: 2500, createdAt: Fixtures.NOW })
+          .execute()
+      ).pipe(Effect.orDie)
+    )
+    const erp = await app.run(Fixtures.application(plain))
+    me = await app.run(operator(plain.organizationId))
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    await page.goto(app.adminUrl)
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Invoice runs" }).click()
+    await expect.poll(() => h1("Invoice runs").isVisible()).toBe(true)
+    await page.getByText("New invoice run").click()
+    await page.getByLabel("Operational context").selectOption({ label: "Kvarnholmen Kontor AB (organization)" })
+    await page.getByRole("button", { name: "Create invoice run" }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "created" }).textContent()).toContain("1 invoices, 0 proposals")
+    await page.screenshot({ path: path.join(shots, "invoice-run-created.png"), fullPage: true })
+
+    await page.getByRole("button", { name: /^Approve the run/ }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "approved" }).textContent()).toContain("1 invoices")
+
+    const queue = await call(`${app.apiUrl}/v1/billing/send-queue?limit=100`, { token: await token(app.authUrl, erp.clientId, erp.secret) })
+    const approved = await app.run(
+      Db.query((db) =>
+        db
+          .selectFrom("invoices")
+          .select("id")
+          .where("organizationId", "=", plain.organizationId)
+          .where("status", "=", "approved")
+          .where("invoiceRunId", "!=", plain.invoiceRunId)
+          .execute()
+      ).pipe(Effect.orDie)
+    )
+    expect(approved).toHaveLength(1)
+    expect(queue.body.items.map((item: { id: string }) => item.id)).toContain(approved[0]!.id)
+  })
+})

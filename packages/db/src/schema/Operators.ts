@@ -1,0 +1,38 @@
+/** `operators`: people who run the back office in the admin console, each in one organization (issue 11). */
+export interface OperatorTable {
+  readonly id: string
+  readonly organizationId: string
+  /** Lower-case; unique across the service, so sign-in needs no organization. */
+  readonly email: string
+  name: string
+  /** PHC string of an argon2id hash (RFC 9106). */
+  passwordHash: string
+  status: "active" | "disabled"
+  readonly createdAt: Date
+  updatedAt: Date
+}
+
+/** `operator_sessions`: server-side sessions; the cookie holds a random token, the row only its SHA-256 digest. */
+export interface OperatorSessionTable {
+  readonly id: string
+  readonly operatorId: string
+  /** Lower-case hex SHA-256 of the cookie's token. */
+  readonly tokenDigest: string
+  /** Synchronizer token every change must echo in `X-CSRF-Token`. */
+  readonly csrfToken: string
+  readonly createdAt: Date
+  lastSeenAt: Date
+  expiresAt: Date
+  /** Set at sign-out; an ended session authenticates nothing. */
+  endedAt: Date | null
+}
+
+/**
+ * `operator_sign_in_throttle`: failed sign-ins counted per key (`email:<address>` or `client:<ip>`) in a fixed
+ * window starting at `windowStart`.
+ */
+export interface OperatorSignInThrottleTable {
+  readonly key: string
+  windowStart: Date
+  failureCount: number
+}
