@@ -11,6 +11,8 @@
  *   (default 1,000,000) in the queue.
  * - `send-queue-deep`: the same, with the cursor of the page `BENCH_DEEP_ROWS` rows deep (default half the queue).
  * - `pass`: `POST /v1/billing/invoice-proposals/{id}/pass`, every request on a different proposal (seeded in bulk).
+ * - `report-payment`: `POST /v1/billing/invoices/{id}/report-payment`, every request a distinct payment (its own
+ *   paymentId) of 1.00, rotating over `BENCH_PAYABLE_INVOICES` sent invoices (default 10,000, seeded in bulk).
  * - `availability` and `preview`: a booking room's free time for a week (start times for an hour) and a priced
  *   preview of one hour of it.
  * The RSS of the product's process is sampled under every load.
@@ -36,7 +38,7 @@
  * missed threshold is reported, not a failure.
  *
  * Environment: DATABASE_URL; BENCH_TARGETS; BENCH_ROUNDS (1..10, default 3); BENCH_DURATION_SECONDS (1..120,
- * default 10); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
+ * default 10); BENCH_PAYABLE_INVOICES (100..1,000,000, default 10,000); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
  * BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
  * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -59,6 +61,8 @@ import {
   readDemoGrant,
   seedProposals,
   seedSendQueue,
+  seedSentInvoices,
+  type PayableInvoice,
   sendQueuePosition,
   visibleContextIds,
   type ClientCredentials
@@ -102,6 +106,7 @@ export const TARGETS = [
   "send-queue",
   "send-queue-deep",
   "pass",
+  "report-payment",
   "availability",
   "preview"
 ] as const
@@ -114,6 +119,7 @@ const REQUIREMENTS: Readonly<Record<Target, Requirement | undefined>> = {
   "send-queue": { atLeast: 0.8 },
   "send-queue-deep": undefined,
   pass: { atLeast: 0.7 },
+  "report-payment": undefined,
   availability: undefined,
   preview: undefined
 }
@@ -164,6 +170,7 @@ const benchConfig = Config.all({
   connections: boundedInt("BENCH_CONNECTIONS", 10, 1, 100),
   invoices: boundedInt("BENCH_INVOICES", DEFAULT_INVOICES, 200, 5_000_000),
   deepRows: Config.option(integerIn("BENCH_DEEP_ROWS", 100, 4_999_000)),
+  payableInvoices: boundedInt("BENCH_PAYABLE_INVOICES", 10_000, 100, 1_000_000),
   passProposals: Config.option(integerIn("BENCH_PASS_PROPOSALS", 10, 2_000_000)),
   tokenClients: Config.option(integerIn("BENCH_TOKEN_CLIENTS", 100, 50_000)),
   readme: Config.boolean("BENCH_README").pipe(Config.withDefault(true))
@@ -257,7 +264,7 @@ const getPage = (url: string, headers: Record<string, string>) =>
     return { items: ids.length, ids, hasNext: typeof body.nextCursor === "string", bytes: Buffer.byteLength(text) }
   })
 
-const postJson = (url: string, headers: Record<string, string>, body: string) =>
+const postJson = (url: string, headers: Record<string, string>, body: string, expectedStatus = 201) =>
   attempt(`POST ${url}`, async () => {
     const response = await fetch(url, {
       method: "POST",
@@ -266,7 +273,7 @@ const postJson = (url: string, headers: Record<string, string>, body: string) =>
       signal: AbortSignal.timeout(30_000)
     })
     const text = await response.text()
-    if (response.status !== 201) throw new Error(`HTTP ${response.status} ${text.slice(0, 500)}`)
+    if (response.status !== expectedStatus) throw new Error(`HTTP ${response.status} ${text.slice(0, 500)}`)
     return text
   })
 
@@ -308,6 +315,24 @@ const proposalQueue = (ids: ReadonlyArray<string>) => {
     return { id: ids[Math.min(n, ids.length - 1)]!, body: JSON.stringify({ externalReference: `BENCH-${n}` }) }
   }
   return { take, taken: () => Math.min(taken, ids.length), shortfall: () => shortfall }
+}
+
+/**
+ * Hands out distinct payments of 1.00 (100 minor units) in each invoice's currency, to whichever side asks next:
+ * payment `n` goes to invoice `n mod count` with paymentId `BENCH-PAY-<n>`, so no two requests carry one payment
+ * and each invoice's ledger grows alike on both sides.
+ */
+const paymentQueue = (invoices: ReadonlyArray<PayableInvoice>, paidOn: string) => {
+  let taken = 0
+  const take = () => {
+    const n = taken++
+    const invoice = invoices[n % invoices.length]!
+    return {
+      id: invoice.id,
+      body: JSON.stringify({ paymentId: `BENCH-PAY-${n}`, amountMinorUnits: 100, paidOn, currency: invoice.currency })
+    }
+  }
+  return { take, taken: () => taken }
 }
 
 /**
@@ -473,6 +498,19 @@ const program = Effect.gen(function* () {
     }
     proposals = proposalQueue(ids)
     yield* progress(`${ids.length} proposals to pass (${((Date.now() - seedStart) / 1000).toFixed(0)} s)`)
+  }
+  let payments: ReturnType<typeof paymentQueue> | undefined
+  if (selected.has("report-payment")) {
+    const templates = yield* getPage(`${baseUrl}/v1/billing/send-queue?limit=100`, bearer)
+    const seedStart = Date.now()
+    const invoices = yield* attempt("sent invoices", () =>
+      seedSentInvoices(pool, grant.organizationId, templates.ids, config.payableInvoices, new Date())
+    )
+    if (invoices.length < config.payableInvoices) {
+      return yield* new BenchFailure({ message: `only ${invoices.length} of ${config.payableInvoices} sent invoices could be seeded` })
+    }
+    payments = paymentQueue(invoices, new Date().toISOString().slice(0, 10))
+    yield* progress(`${invoices.length} sent invoices to pay (${((Date.now() - seedStart) / 1000).toFixed(0)} s)`)
   }
   let clients: ReadonlyArray<ClientCredentials> = []
   if (selected.has("token")) {
@@ -647,6 +685,37 @@ const program = Effect.gen(function* () {
     })
   }
 
+  if (selected.has("report-payment") && payments !== undefined) {
+    const queue = payments
+    const paymentPath = (id: string) => `/v1/billing/invoices/${id}/report-payment`
+    const first = queue.take()
+    yield* postJson(`${baseUrl}${paymentPath(first.id)}`, bearer, first.body, 200)
+    const second = queue.take()
+    yield* postJson(`${baselineUrl}/report-payment/${second.id}`, {}, second.body, 200)
+    plans.push({
+      target: "report-payment",
+      label: "POST invoices/{id}/report-payment (distinct payments)",
+      ours: Effect.map(demoBearer, (headers) => ({
+        url: `${baseUrl}${paymentPath(first.id)}`,
+        method: "POST",
+        headers: { ...JSON_HEADERS, ...headers },
+        nextRequest: () => {
+          const next = queue.take()
+          return { path: paymentPath(next.id), body: next.body }
+        }
+      })),
+      baseline: {
+        url: `${baselineUrl}/report-payment/${second.id}`,
+        method: "POST",
+        headers: JSON_HEADERS,
+        nextRequest: () => {
+          const next = queue.take()
+          return { path: `/report-payment/${next.id}`, body: next.body }
+        }
+      }
+    })
+  }
+
   if (selected.has("availability") || selected.has("preview")) {
     // Booking: a week of a demo room's free time with start times for an hour, and a priced preview of one of them.
     const room = yield* attempt("a demo room", async () => {
@@ -750,6 +819,12 @@ const program = Effect.gen(function* () {
   if (proposals !== undefined) {
     notes.push(
       `pass: the product's \`POST {base_url}/v1/billing/invoice-proposals/{id}/pass\` with a demo token, each request on a different proposal (${proposals.taken().toLocaleString("en-US")} passed or tried, seeded in bulk with their lines and charges). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, proposal and charges locked, externalReference check, invoice, lines, charges, proposal, three events, audit entry), the rows serialized with JSON.stringify.`
+    )
+  }
+
+  if (payments !== undefined) {
+    notes.push(
+      `report-payment: the product's \`POST {base_url}/v1/billing/invoices/{id}/report-payment\` with a demo token, ${payments.taken().toLocaleString("en-US")} distinct payments of 1.00 spread over ${config.payableInvoices.toLocaleString("en-US")} sent invoices (seeded in bulk). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, invoice locked, its payments and write-offs read, payment inserted, invoice updated, one event, audit entry), the row serialized with JSON.stringify.`
     )
   }
 

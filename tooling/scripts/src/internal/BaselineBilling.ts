@@ -11,6 +11,11 @@
  *   runs, in its order: the billing scope, the proposal locked, its charges locked, the externalReference check,
  *   the invoice inserted, the lines copied, the charges marked, the proposal updated, three events, one audit
  *   entry; 201 `{ proposal, invoice }`. Only the checks a well-formed benchmark request could fail are made.
+ * - `POST /report-payment/{invoiceId}` with `{paymentId, amountMinorUnits, paidOn, currency}`: one transaction of the
+ *   statements the API's report-payment runs, in its order: the billing scope, the invoice locked, its payments
+ *   (with their reversals) and write-offs read, the payment inserted, the invoice updated (balance, `paid` when it
+ *   reaches 0 or less), one event, one audit entry; 200 with the invoice. A payment id already recorded on the
+ *   invoice answers the invoice as it is (the API's replay); other refusals are not made.
  */
 import { randomUUID } from "node:crypto"
 import type { ServerResponse } from "node:http"
@@ -40,6 +45,7 @@ type Queryable = Pick<pg.Pool | pg.PoolClient, "query">
 export interface BillingBaseline {
   readonly sendQueue: (url: URL, response: ServerResponse) => Promise<void>
   readonly pass: (proposalId: string, body: string, response: ServerResponse) => Promise<void>
+  readonly reportPayment: (invoiceId: string, body: string, response: ServerResponse) => Promise<void>
 }
 
 /** The handlers for the organization and grant of the demo Application (no token is read). */
@@ -257,5 +263,145 @@ export const billingBaseline = (
     }
   }
 
-  return { sendQueue, pass }
+  const lockInvoiceSql = (contextCount: number) => `
+    select * from invoices
+    where id = $1 and organization_id = $2 and operational_context_id in (${placeholders(3, contextCount)})
+      and deleted_at is null
+    for update`
+
+  const reportPayment: BillingBaseline["reportPayment"] = async (invoiceId, body, response) => {
+    const parsed = JSON.parse(body) as { paymentId?: unknown; amountMinorUnits?: unknown; paidOn?: unknown; currency?: unknown }
+    const { paymentId, amountMinorUnits, paidOn, currency } = parsed
+    if (
+      typeof paymentId !== "string" ||
+      typeof amountMinorUnits !== "number" ||
+      !Number.isSafeInteger(amountMinorUnits) ||
+      typeof paidOn !== "string" ||
+      typeof currency !== "string"
+    ) {
+      return json(response, 400, { error: "payment" })
+    }
+    const client = await pool.connect()
+    try {
+      await client.query("begin")
+      const found = await scope(client)
+      const invoice =
+        found === undefined
+          ? undefined
+          : (
+              await client.query<Record<string, unknown> & { id: string; status: string; currency: string }>(
+                lockInvoiceSql(found.context_ids.length),
+                [invoiceId, organizationId, ...found.context_ids]
+              )
+            ).rows[0]
+      if (found === undefined || invoice === undefined || found.declared_gates === null) {
+        await client.query("rollback")
+        return json(response, invoice === undefined ? 404 : 400, { error: "invoice" })
+      }
+      const payments = (
+        await client.query<{ payment_id: string; amount_minor_units: string; reversed_on: string | null }>(
+          `select payments.payment_id, payments.amount_minor_units, payments.paid_on, payments.currency,
+                  payments.recorded_at, payment_reversals.reversed_on, payment_reversals.reason,
+                  payment_reversals.recorded_at as reversal_recorded_at
+           from payments left join payment_reversals on payment_reversals.payment_row_id = payments.id
+           where payments.invoice_id = $1 order by payments.recorded_at, payments.id`,
+          [invoiceId]
+        )
+      ).rows
+      const writeOffs = (
+        await client.query<{ amount_minor_units: string }>(
+          `select write_off_id, amount_minor_units, written_off_on, reason, recorded_at
+           from write_offs where invoice_id = $1 order by recorded_at, id`,
+          [invoiceId]
+        )
+      ).rows
+      if (payments.some((payment) => payment.payment_id === paymentId)) {
+        await client.query("commit")
+        return json(response, 200, invoice)
+      }
+      if (!["sent", "paid", "written-off"].includes(invoice.status) || invoice.currency !== currency) {
+        await client.query("rollback")
+        return json(response, 400, { error: "status" })
+      }
+      const now = new Date()
+      const paid = payments
+        .filter((payment) => payment.reversed_on === null)
+        .reduce((sum, payment) => sum + Number(payment.amount_minor_units), 0)
+      const writtenOff = writeOffs.reduce((sum, writeOff) => sum + Number(writeOff.amount_minor_units), 0)
+      const balance = Number(invoice["issued_total_gross_minor_units"]) - paid - amountMinorUnits - writtenOff
+      const status = balance <= 0 ? "paid" : invoice.status
+      await client.query(
+        `insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, now]
+      )
+      const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice["paid_at"]
+      await client.query(
+        `update invoices set status = $1, external_reference = $2, issued_invoice_number = $3, issued_invoice_date = $4,
+                due_date = $5, issued_total_gross_minor_units = $6, payment_reference = $7, payment_reference_type = $8,
+                document_url = $9, balance_minor_units = $10, approved_at = $11, sent_at = $12, paid_at = $13,
+                written_off_at = $14, failed_at = $15, failure_reason = $16, updated_at = $17
+         where id = $18`,
+        [
+          status,
+          invoice["external_reference"],
+          invoice["issued_invoice_number"],
+          invoice["issued_invoice_date"],
+          invoice["due_date"],
+          invoice["issued_total_gross_minor_units"],
+          invoice["payment_reference"],
+          invoice["payment_reference_type"],
+          invoice["document_url"],
+          balance,
+          invoice["approved_at"],
+          invoice["sent_at"],
+          paidAt,
+          invoice["written_off_at"],
+          invoice["failed_at"],
+          invoice["failure_reason"],
+          now,
+          invoiceId
+        ]
+      )
+      const event = {
+        _tag: "billing.invoice.payment_recorded",
+        invoiceId,
+        organizationId,
+        operationalContextId: invoice["operational_context_id"],
+        at: now.toISOString(),
+        paymentId
+      }
+      await client.query(
+        `insert into events (id, organization_id, type, payload, occurred_at, delivered_at)
+         values ($1, $2, $3, $4::text::jsonb, $5, null)`,
+        [randomUUID(), organizationId, event._tag, JSON.stringify(event), now]
+      )
+      await client.query(
+        `insert into audit_log (id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id,
+                                details, occurred_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10)`,
+        [
+          randomUUID(),
+          organizationId,
+          "application",
+          "baseline",
+          "billing.invoice.report_payment",
+          "invoice",
+          invoiceId,
+          randomUUID(),
+          JSON.stringify({ paymentId, amountMinorUnits, paidOn, currency }),
+          now
+        ]
+      )
+      await client.query("commit")
+      json(response, 200, { ...invoice, status, balance_minor_units: balance, paid_at: paidAt, updated_at: now })
+    } catch (error) {
+      await client.query("rollback").catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  return { sendQueue, pass, reportPayment }
 }

@@ -3,7 +3,7 @@
  * process (like the product) so it does not share an event loop with the load generator. Started by `bench.ts`;
  * not a product component.
  *
- * - `GET /send-queue?limit=N&cursor=C` and `POST /pass/{proposalId}`: the API's statements on a `pg.Pool` of the
+ * - `GET /send-queue?limit=N&cursor=C`, `POST /pass/{proposalId}` and `POST /report-payment/{invoiceId}`: the API's statements on a `pg.Pool` of the
  *   same size as the API's (10), see `BaselineBilling.ts`. No token verification: the organization and the granted
  *   contexts come from the environment (those of the demo Application).
  * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of
@@ -314,6 +314,7 @@ const preview = async (request: IncomingMessage, response: ServerResponse): Prom
 }
 
 const passPath = /^\/pass\/([0-9a-f-]{36})$/
+const reportPaymentPath = /^\/report-payment\/([0-9a-f-]{36})$/
 
 const route = (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1")
@@ -325,6 +326,12 @@ const route = (request: IncomingMessage, response: ServerResponse): Promise<void
   if (pass !== null) {
     return readBody(request).then((body) =>
       body === undefined ? json(response, 413, { error: "too_large" }) : billing.pass(pass[1]!, body, response)
+    )
+  }
+  const payment = request.method === "POST" ? reportPaymentPath.exec(url.pathname) : null
+  if (payment !== null) {
+    return readBody(request).then((body) =>
+      body === undefined ? json(response, 413, { error: "too_large" }) : billing.reportPayment(payment[1]!, body, response)
     )
   }
   return Promise.resolve(json(response, 404, { error: "not_found" }))

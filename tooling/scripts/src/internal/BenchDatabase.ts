@@ -217,6 +217,27 @@ const nextInvoiceNumber = async (connection: pg.PoolClient, organizationId: stri
   )
 
 /**
+ * Copies of invoices, `count` of them, the `$2` templates of organization `$1` taken in turn, numbered from `$3`:
+ * `${INVOICE_COPIES} <more columns> ) select ${COPIED_VALUES}, <status>, <more values> ${COPY_SERIES}`.
+ */
+const INVOICE_COPIES = `
+  with template as (
+    select t.*, row_number() over (order by t.id) - 1 as k, count(*) over () as n
+    from invoices t where t.organization_id = $1 and t.id = any($2::uuid[]) and t.document_kind = 'invoice'
+  )
+  insert into invoices (
+    id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
+    recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
+    requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, currency,
+    total_net_minor_units, total_vat_minor_units, total_gross_minor_units, status,`
+const COPIED_VALUES = `
+  gen_random_uuid(), t.organization_id, t.invoice_run_id, t.operational_context_id, t.contract_id,
+  t.recipient_agent_id, t.recipient_agent_name, t.billing_account_id, t.document_kind, null,
+  t.billing_stream, t.requested_invoice_date, t.requested_due_date, t.payment_terms_days, $3::bigint + g,
+  t.currency, t.total_net_minor_units, t.total_vat_minor_units, t.total_gross_minor_units`
+const COPY_SERIES = "from generate_series(0, $5::int - 1) as g join template t on t.k = g % t.n"
+
+/**
  * Fills the send queue to `count` approved invoices: copies of the `templateIds` invoices (taken in turn; an API
  * page of the demo's send queue, so every copy is in a context the demo token sees) with new ids and invoice
  * numbers, no externalReference, and approval times one per half second from `approvedFrom` on, so pairs of
@@ -234,24 +255,11 @@ export const seedSendQueue = (
     await connection.query(WITHOUT_TRIGGERS)
     const first = await nextInvoiceNumber(connection, organizationId)
     await connection.query(
-      `with template as (
-         select t.*, row_number() over (order by t.id) - 1 as k, count(*) over () as n
-         from invoices t where t.organization_id = $1 and t.id = any($2::uuid[]) and t.document_kind = 'invoice'
+      `${INVOICE_COPIES}
+         external_reference, approved_at, created_at, updated_at
        )
-       insert into invoices (
-         id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
-         recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
-         requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, status, currency,
-         total_net_minor_units, total_vat_minor_units, total_gross_minor_units, external_reference,
-         approved_at, created_at, updated_at
-       )
-       select gen_random_uuid(), t.organization_id, t.invoice_run_id, t.operational_context_id, t.contract_id,
-              t.recipient_agent_id, t.recipient_agent_name, t.billing_account_id, t.document_kind, null,
-              t.billing_stream, t.requested_invoice_date, t.requested_due_date, t.payment_terms_days, $3::bigint + g,
-              'approved', t.currency, t.total_net_minor_units, t.total_vat_minor_units, t.total_gross_minor_units, null,
-              $4::timestamptz + (g / 2) * interval '1 second', t.created_at, t.updated_at
-       from generate_series(0, $5::int - 1) as g
-       join template t on t.k = g % t.n`,
+       select ${COPIED_VALUES}, 'approved', null, $4::timestamptz + (g / 2) * interval '1 second', t.created_at, t.updated_at
+       ${COPY_SERIES}`,
       [organizationId, templateIds, first, approvedFrom, count]
     )
     return Number(
@@ -262,6 +270,44 @@ export const seedSendQueue = (
         )
       ).rows[0]?.count ?? 0
     )
+  })
+
+/** A sent invoice a payment can be reported on: its id and the currency the payment must be in. */
+export interface PayableInvoice {
+  readonly id: string
+  readonly currency: string
+}
+
+/**
+ * Adds `count` sent invoices to report payments on: copies of the `templateIds` invoices (taken in turn; an API page
+ * of the demo's send queue, so every copy is in a context the demo token sees) with new ids and invoice numbers,
+ * `sent` with their issued fields (issued number and date, due date 30 days on, issued total = gross total, an
+ * external reference `BENCH-SENT-<n>`) and a balance of the whole total, no payments. Returns them in no particular
+ * order.
+ */
+export const seedSentInvoices = (
+  pool: pg.Pool,
+  organizationId: string,
+  templateIds: ReadonlyArray<string>,
+  count: number,
+  sentAt: Date
+): Promise<Array<PayableInvoice>> =>
+  inTransaction(pool, async (connection) => {
+    await connection.query(WITHOUT_TRIGGERS)
+    const first = await nextInvoiceNumber(connection, organizationId)
+    const { rows } = await connection.query<PayableInvoice>(
+      `${INVOICE_COPIES}
+         external_reference, issued_invoice_number, issued_invoice_date, due_date, issued_total_gross_minor_units,
+         balance_minor_units, approved_at, sent_at, created_at, updated_at
+       )
+       select ${COPIED_VALUES}, 'sent', 'BENCH-SENT-' || g, 'BENCH-SENT-' || g, $4::date, $4::date + 30,
+              t.total_gross_minor_units, t.total_gross_minor_units, $4::timestamptz, $4::timestamptz, t.created_at,
+              t.updated_at
+       ${COPY_SERIES}
+       returning id, currency`,
+      [organizationId, templateIds, first, sentAt, count]
+    )
+    return rows
   })
 
 /**
