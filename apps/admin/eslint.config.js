@@ -1,1 +1,10 @@
-export { default } from "@propline/eslint-config"
+import base, { alwaysRestricted, platformBarrels } from "@propline/eslint-config"
+
+// The API process loads the admin contract (AdminApi and its groups): no platform barrels (see platformBarrels).
+export default [
+  ...base,
+  {
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: platformBarrels, patterns: alwaysRestricted }] }
+  }
+]

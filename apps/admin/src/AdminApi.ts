@@ -10,7 +10,7 @@
  *
  * Each capability's operator pages plug in as one more group here and one more handler layer in the host.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge } from "@propline/contract/Problem"
 import { ApplicationsGroup } from "./Applications.js"
 import { AuditLogGroup } from "./AuditLog.js"

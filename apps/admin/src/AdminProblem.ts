@@ -2,7 +2,7 @@
  * Problems the admin API answers beside the public API's (`@propline/contract/Problem`, RFC 9457): 429 when
  * sign-in attempts are throttled. The other statuses reuse the public classes, so the console reads one shape.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 
 /** 429: too many failed sign-ins for this e-mail address or client; `retryAfterSeconds` says how long to wait. */

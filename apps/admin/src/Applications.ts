@@ -5,7 +5,8 @@
  * stops new tokens at once. Refusals: APPLICATION_SECRET_LIMIT_REACHED, APPLICATION_SECRET_NOT_FOUND,
  * INTEGRATIONS_ROLE_NOT_GRANTABLE, INTEGRATIONS_CONTEXT_LEVEL_MISMATCH (400).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { NotFound } from "@propline/contract/Problem"
 import { BoundedText } from "@propline/contract/Values"
 import { Schema } from "effect"

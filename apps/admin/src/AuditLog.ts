@@ -1,5 +1,6 @@
 /** The audit log (decisions 4): every change with who, what, when and the request id; newest first. */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"

@@ -7,7 +7,8 @@
  * BILLING_CREDIT_NOTE_INVOICE_NOT_CREDITABLE, BILLING_CREDIT_EXCEEDS_LINE, BILLING_CREDIT_EXCEEDS_INVOICE,
  * BILLING_MANUAL_CREDIT_VAT_RATE_UNKNOWN (400) and BILLING_CREDIT_ACT_REPLAY_MISMATCH (409).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Conflict, NotFound } from "@propline/contract/Problem"
 import { BoundedText, Currency, DocumentKind, InvoiceStatus, IsoDate, ProposalStatus } from "@propline/contract/Values"
 import { Schema } from "effect"

@@ -4,7 +4,8 @@
  * declined here through the booking operator service. Refusals: BOOKING_NOT_PENDING_APPROVAL,
  * BOOKING_APPROVAL_WINDOW_PASSED (400).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { NotFound } from "@propline/contract/Problem"
 import { BoundedText } from "@propline/contract/Values"
 import { Schema } from "effect"

@@ -1,5 +1,6 @@
 /** Customers, their billing accounts and contracts, read only (the records invoices are drawn from). */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { NotFound } from "@propline/contract/Problem"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"

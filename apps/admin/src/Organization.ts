@@ -1,5 +1,6 @@
 /** The operator's organization and its operational-context tree (decisions 2). */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
 import { CsrfProtection, JsonPayload, OperatorAuthentication, OrganizationSummary } from "./Session.js"
 

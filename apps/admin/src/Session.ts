@@ -3,7 +3,11 @@
  * and a CSRF token every change must echo. Reading the session answers 401 without a valid cookie; signing out
  * needs the CSRF token like every change.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { BadRequest, Forbidden, Unauthorized } from "@propline/contract/Problem"
 import { Context, Schema } from "effect"
 import { TooManyRequests } from "./AdminProblem.js"

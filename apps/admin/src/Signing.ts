@@ -6,7 +6,8 @@
  * CRM_SIGNER_ALREADY_ADDED, CRM_SIGNER_NOT_ELIGIBLE, CRM_SIGNING_ATTEMPT_ENDED, CRM_AGREEMENT_TRANSITION_INVALID
  * (400) and CRM_SIGNING_ATTEMPT_LIVE (409).
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Conflict, NotFound } from "@propline/contract/Problem"
 import { Schema } from "effect"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"

@@ -4,13 +4,15 @@
  * a 401 carries `WWW-Authenticate: Bearer` (RFC 6750 section 3).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { IntegrationApi } from "@propline/contract/Api"
 import { openApiDocument } from "@propline/contract/OpenApiDocument"
 import { Effect, Layer } from "effect"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { AppConfig } from "./AppConfig.js"
 import { BillingHandlers } from "./billing/BillingHandlers.js"
 import { BillingService } from "./billing/BillingService.js"
@@ -35,6 +37,56 @@ const OpenApiJson = HttpApiBuilder.Router.use((router) =>
       "/openapi.json",
       HttpServerResponse.text(document, { contentType: "application/json" }).pipe(
         Effect.map(HttpServerResponse.setHeader("cache-control", "public, max-age=300"))
+      )
+    )
+  })
+)
+
+/** `<` and the line separators escaped, so a JSON text can sit inside a `<script>` element. */
+const scriptSafeJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
+
+/**
+ * The reference page at `/docs`: Scalar's page (as `@effect/platform/HttpApiScalar` renders it) with the OpenAPI
+ * document inline, and Scalar's standalone script at `/docs/scalar.js`. The script (6 MB, shipped inside
+ * `@effect/platform`) is imported on the first request for it rather than with the host: held as a module and a
+ * string it would add ~13 MiB to every instance's heap for a page integrators open now and then.
+ */
+const require = createRequire(import.meta.url)
+const ReferencePage = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const document = openApiDocument(config.baseUrl)
+    const title = document.info.title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+    const page = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>${title}</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <script id="api-reference" type="application/json">${scriptSafeJson(document)}</script>
+    <script>document.getElementById("api-reference").dataset.configuration = ${scriptSafeJson(JSON.stringify({ _integration: "html" }))}</script>
+    <script src="/docs/scalar.js"></script>
+  </body>
+</html>`
+    const script = yield* Effect.cached(
+      Effect.promise(
+        () =>
+          import(
+            pathToFileURL(join(dirname(require.resolve("@effect/platform/HttpApiScalar")), "internal/httpApiScalar.js")).href
+          ) as Promise<{ readonly javascript: string }>
+      ).pipe(Effect.map((module) => module.javascript))
+    )
+    yield* router.get("/docs", HttpServerResponse.html(page))
+    yield* router.get(
+      "/docs/scalar.js",
+      Effect.map(script, (javascript) =>
+        HttpServerResponse.text(javascript, {
+          contentType: "text/javascript; charset=utf-8",
+          headers: { "cache-control": "public, max-age=3600" }
+        })
       )
     )
   })
@@ -75,7 +127,7 @@ export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
 )
 
 /** Routes beside the API: the OpenAPI document and the reference page. */
-export const DocsLive = Layer.mergeAll(OpenApiJson, HttpApiScalar.layer({ path: "/docs" }))
+export const DocsLive = Layer.mergeAll(OpenApiJson, ReferencePage)
 
 /** Routes beside the API authorized by a signed address, not a token: the signed-PDF upload and disk downloads. */
 export const FileRoutesLive = SigningFileRoutes.pipe(Layer.provide(SigningService.Default))

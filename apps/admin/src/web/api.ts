@@ -3,7 +3,10 @@
  * (`../AdminApi.ts`), so a request or an answer that doesn't fit the contract fails to compile or to decode. Every
  * request carries the session's CSRF token once it is known; the browser sends the HttpOnly session cookie itself.
  */
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ParseResult } from "effect"
 import { AdminApi } from "../AdminApi.js"
 import type { ProblemLike } from "../ErrorMessages.js"

@@ -518,6 +518,9 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       expect(html).toContain("<html")
       expect(html).toContain("/v1/billing/invoices/{invoiceId}/report-failed")
       expect(html).not.toContain("HttpApiDecodeError")
+      const script = await fetch(url("/docs/scalar.js"))
+      expect([script.status, script.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"])
+      expect((await script.text()).length).toBeGreaterThan(1_000_000)
     })
 
     it("answers an unknown path with a 404 problem and a request id", async () => {

@@ -355,7 +355,10 @@ export const seedProposals = (
     await connection.query(
       `create temporary table bench_lines on commit drop as
        select gen_random_uuid() as id, p.id as proposal_id, l.id as template_id, l.charge_id as template_charge_id,
-              case when l.charge_id is null then null else gen_random_uuid() end as charge_id
+              case when l.charge_id is null then null else gen_random_uuid() end as charge_id,
+              -- A contract line is charged once per period (charges_contract_line_period_key): each copy's charges
+              -- get periods of their own, days from year 1000 on that no other copy's (or the demo's) can take.
+              date '1000-01-01' + (p.g * 64 + row_number() over (partition by p.id order by l.id))::int as period_start
        from bench_proposals p join document_lines l on l.proposal_id = p.template_id`
     )
     await connection.query(
@@ -363,8 +366,8 @@ export const seedProposals = (
          id, organization_id, contract_id, contract_line_id, period_start, period_end, description, net_minor_units,
          vat_rate_basis_points, invoice_id, created_at
        )
-       select l.charge_id, c.organization_id, c.contract_id, c.contract_line_id, c.period_start, c.period_end,
-              c.description, c.net_minor_units, c.vat_rate_basis_points, null, c.created_at
+       select l.charge_id, c.organization_id, c.contract_id, c.contract_line_id, l.period_start,
+              l.period_start + (c.period_end - c.period_start), c.description, c.net_minor_units, c.vat_rate_basis_points, null, c.created_at
        from bench_lines l join charges c on c.id = l.template_charge_id`
     )
     await connection.query(
