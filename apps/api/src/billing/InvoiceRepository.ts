@@ -7,7 +7,7 @@
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
-import { type Insertable, type Selectable, sql } from "kysely"
+import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
@@ -123,6 +123,11 @@ const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
 
+const lockInvoice = (organizationId: string, contextIds: ReadonlyArray<string>, where: RawBuilder<boolean>) =>
+  Sql.lockVisible<Selectable<InvoiceTable>>({ columns: invoiceColumns, from: "invoices", where, organizationId, contextIds }).pipe(
+    Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))
+  )
+
 export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@propline/api/billing/InvoiceRepository", {
   succeed: {
     /** Invoices `approved` in the visible contexts, oldest approval first, after `after`; `limit + 1` rows. */
@@ -150,31 +155,11 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      * concurrent reports on it run one after another. Undefined when it doesn't exist or can't be seen.
      */
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
-      contextIds.length === 0
-        ? Effect.succeed(undefined)
-        : Sql.rows(
-            sql<Selectable<InvoiceTable>>`
-              select ${invoiceColumns} from invoices
-              where id = ${id} and organization_id = ${organizationId}
-                and operational_context_id in (${sql.join(contextIds)}) and deleted_at is null
-              for update`
-          ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toInvoice(rows[0])))),
+      lockInvoice(organizationId, contextIds, sql<boolean>`id = ${id} and deleted_at is null`),
 
     /** As {@link lock}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
     lockByExternalReference: (organizationId: string, contextIds: ReadonlyArray<string>, externalReference: string) =>
-      contextIds.length === 0
-        ? Effect.succeed(undefined)
-        : Sql.query((db) =>
-            db
-              .selectFrom("invoices")
-              .selectAll()
-              .where("externalReference", "=", externalReference)
-              .where("organizationId", "=", organizationId)
-              .where("operationalContextId", "in", contextIds)
-              .where("deletedAt", "is", null)
-              .forUpdate()
-              .executeTakeFirst()
-          ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
+      lockInvoice(organizationId, contextIds, sql<boolean>`external_reference = ${externalReference} and deleted_at is null`),
 
     /** An invoice of the organization, locked, whatever its context (an operator's action). Not deleted ones. */
     lockForOperator: (organizationId: string, id: string) =>

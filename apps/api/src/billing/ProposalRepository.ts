@@ -57,17 +57,13 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
      * concurrent verdicts on it run one after another. Undefined when it doesn't exist or can't be seen.
      */
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
-      contextIds.length === 0
-        ? Effect.succeed(undefined)
-        : Sql.rows(
-            sql<ProposalColumns>`
-              select ${proposalColumns} from invoice_proposals
-              where id = ${id} and organization_id = ${organizationId}
-                and operational_context_id in (${sql.join(contextIds)})
-              for update`
-          ).pipe(
-            Effect.map((rows) => (rows[0] === undefined ? undefined : (withoutNulls(rows[0]) as InvoiceProposalRecord)))
-          ),
+      Sql.lockVisible<ProposalColumns>({
+        columns: proposalColumns,
+        from: "invoice_proposals",
+        where: sql<boolean>`id = ${id}`,
+        organizationId,
+        contextIds
+      }).pipe(Effect.map((row) => (row === undefined ? undefined : (withoutNulls(row) as InvoiceProposalRecord)))),
 
     /** Ids of the charges behind a proposal's lines, locked; and whether any of them is already invoiced. */
     lockCharges: (proposalId: string) =>

@@ -5,10 +5,27 @@
 import type { WithdrawalRecord } from "@propline/billing/InvoiceWithdrawal"
 import type { InvoiceWithdrawalTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import type { Selectable } from "kysely"
+import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+
+const withdrawalColumns = Sql.columns<Selectable<InvoiceWithdrawalTable>>({
+  invoiceId: true,
+  organizationId: true,
+  operationalContextId: true,
+  invoiceNumber: true,
+  documentKind: true,
+  creditedInvoiceId: true,
+  currency: true,
+  totalGrossMinorUnits: true,
+  externalReference: true,
+  invoiceStatus: true,
+  status: true,
+  deletedAt: true,
+  discardedAt: true,
+  updatedAt: true
+})
 
 const toWithdrawal = (row: Selectable<InvoiceWithdrawalTable>): WithdrawalRecord => withoutNulls(row) as WithdrawalRecord
 
@@ -48,18 +65,13 @@ export class WithdrawalRepository extends Effect.Service<WithdrawalRepository>()
 
       /** The withdrawal of an invoice in the visible contexts, locked; undefined when none or invisible. */
       lock: (organizationId: string, contextIds: ReadonlyArray<string>, invoiceId: string) =>
-        contextIds.length === 0
-          ? Effect.succeed(undefined)
-          : Sql.query((db) =>
-              db
-                .selectFrom("invoiceWithdrawals")
-                .selectAll()
-                .where("invoiceId", "=", invoiceId)
-                .where("organizationId", "=", organizationId)
-                .where("operationalContextId", "in", contextIds)
-                .forUpdate()
-                .executeTakeFirst()
-            ).pipe(Effect.map((row) => (row === undefined ? undefined : toWithdrawal(row)))),
+        Sql.lockVisible<Selectable<InvoiceWithdrawalTable>>({
+          columns: withdrawalColumns,
+          from: "invoice_withdrawals",
+          where: sql<boolean>`invoice_id = ${invoiceId}`,
+          organizationId,
+          contextIds
+        }).pipe(Effect.map((row) => (row === undefined ? undefined : toWithdrawal(row)))),
 
       /** Puts a deleted invoice on the withdrawal queue. */
       insert: (withdrawal: WithdrawalRecord) =>

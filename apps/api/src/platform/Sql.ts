@@ -7,7 +7,7 @@
 import * as Db from "@propline/db/Db"
 import type { Database } from "@propline/db/Database"
 import { Clock, Effect } from "effect"
-import type { Kysely, RawBuilder } from "kysely"
+import { type Kysely, type RawBuilder, sql } from "kysely"
 
 /**
  * Runs statements on the fiber's transaction (see {@link transaction}), or on the pool outside one. A failure is a
@@ -47,6 +47,35 @@ export const rowsCatchingUniqueViolation = <Row, E>(
   Effect.catchTag(Db.queryPlain(statement), "SqlError", (error) =>
     error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
   )
+
+/** What {@link lockVisible} reads: `columns` of `from` where `where` holds; `from` is a trusted table name. */
+export interface VisibleRowQuery {
+  readonly columns: RawBuilder<unknown>
+  readonly from: string
+  readonly where: RawBuilder<boolean>
+  readonly organizationId: string
+  /** The contexts the principal sees (granted ones and their subtrees); none → undefined without a statement. */
+  readonly contextIds: ReadonlyArray<string>
+}
+
+/**
+ * The row of an organization's table that `where` names, in one of the visible contexts (its
+ * `operational_context_id`), locked (`for update`) for the rest of the transaction, so concurrent reports on it run
+ * one after another. Undefined when there is none or it can't be seen (the service answers 404). One plain statement.
+ */
+export const lockVisible = <Row>(query: VisibleRowQuery): Effect.Effect<Row | undefined, never, Db.Db> =>
+  query.contextIds.length === 0
+    ? Effect.succeed(undefined)
+    : Effect.map(
+        rows(
+          sql<Row>`
+            select ${query.columns} from ${sql.raw(query.from)}
+            where ${query.where} and organization_id = ${query.organizationId}
+              and operational_context_id in (${sql.join(query.contextIds)})
+            for update`
+        ),
+        (found) => found[0]
+      )
 
 /**
  * The select list `column_name as "columnName", …` of a table type's properties, listed once each (`{ id: true,
