@@ -260,31 +260,21 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      * {@link ExternalReferenceConflict} (the unique key decides).
      */
     update: (invoice: InvoiceRecord) =>
-      Sql.catchUniqueViolation(
-        (db) =>
-          db
-            .updateTable("invoices")
-            .set({
-              status: invoice.status,
-              externalReference: nullable(invoice.externalReference),
-              issuedInvoiceNumber: nullable(invoice.issuedInvoiceNumber),
-              issuedInvoiceDate: nullable(invoice.issuedInvoiceDate),
-              dueDate: nullable(invoice.dueDate),
-              issuedTotalGrossMinorUnits: nullable(invoice.issuedTotalGrossMinorUnits),
-              paymentReference: nullable(invoice.paymentReference),
-              paymentReferenceType: nullable(invoice.paymentReferenceType),
-              documentUrl: nullable(invoice.documentUrl),
-              balanceMinorUnits: nullable(invoice.balanceMinorUnits),
-              approvedAt: nullable(invoice.approvedAt),
-              sentAt: nullable(invoice.sentAt),
-              paidAt: nullable(invoice.paidAt),
-              writtenOffAt: nullable(invoice.writtenOffAt),
-              failedAt: nullable(invoice.failedAt),
-              failureReason: nullable(invoice.failureReason),
-              updatedAt: invoice.updatedAt
-            })
-            .where("id", "=", invoice.id)
-            .execute(),
+      Sql.rowsCatchingUniqueViolation(
+        sql`
+          update invoices set
+            status = ${invoice.status}, external_reference = ${nullable(invoice.externalReference)},
+            issued_invoice_number = ${nullable(invoice.issuedInvoiceNumber)},
+            issued_invoice_date = ${nullable(invoice.issuedInvoiceDate)}, due_date = ${nullable(invoice.dueDate)},
+            issued_total_gross_minor_units = ${nullable(invoice.issuedTotalGrossMinorUnits)},
+            payment_reference = ${nullable(invoice.paymentReference)},
+            payment_reference_type = ${nullable(invoice.paymentReferenceType)},
+            document_url = ${nullable(invoice.documentUrl)}, balance_minor_units = ${nullable(invoice.balanceMinorUnits)},
+            approved_at = ${nullable(invoice.approvedAt)}, sent_at = ${nullable(invoice.sentAt)},
+            paid_at = ${nullable(invoice.paidAt)}, written_off_at = ${nullable(invoice.writtenOffAt)},
+            failed_at = ${nullable(invoice.failedAt)}, failure_reason = ${nullable(invoice.failureReason)},
+            updated_at = ${invoice.updatedAt}
+          where id = ${invoice.id}`,
         "invoices_external_reference_key",
         () => new ExternalReferenceConflict()
       ).pipe(Effect.asVoid),

@@ -6,42 +6,50 @@
 import type { Currency } from "@propline/billing/Invoice"
 import type { Ledger, PaymentRecord, WriteOffRecord } from "@propline/billing/Settlement"
 import { Effect } from "effect"
+import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import { nullable } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+
+interface PaymentRow {
+  readonly paymentId: string
+  readonly amountMinorUnits: number
+  readonly paidOn: string
+  readonly currency: string
+  readonly recordedAt: Date
+  readonly reversedOn: string | null
+  readonly reason: string | null
+  readonly reversalRecordedAt: Date | null
+}
+
+interface WriteOffRow {
+  readonly writeOffId: string
+  readonly amountMinorUnits: number
+  readonly writtenOffOn: string
+  readonly reason: string | null
+  readonly recordedAt: Date
+}
 
 export class LedgerRepository extends Effect.Service<LedgerRepository>()("@propline/api/billing/LedgerRepository", {
   succeed: {
     /** Everything reported on one invoice, in the order it was recorded. */
     ledger: (invoiceId: string) =>
       Effect.gen(function* () {
-        const payments = yield* Sql.query((db) =>
-          db
-            .selectFrom("payments")
-            .leftJoin("paymentReversals", "paymentReversals.paymentRowId", "payments.id")
-            .select([
-              "payments.paymentId",
-              "payments.amountMinorUnits",
-              "payments.paidOn",
-              "payments.currency",
-              "payments.recordedAt",
-              "paymentReversals.reversedOn",
-              "paymentReversals.reason",
-              "paymentReversals.recordedAt as reversalRecordedAt"
-            ])
-            .where("payments.invoiceId", "=", invoiceId)
-            .orderBy("payments.recordedAt")
-            .orderBy("payments.id")
-            .execute()
+        const payments = yield* Sql.rows(
+          sql<PaymentRow>`
+            select p.payment_id as "paymentId", p.amount_minor_units as "amountMinorUnits", p.paid_on as "paidOn",
+                   p.currency, p.recorded_at as "recordedAt", r.reversed_on as "reversedOn", r.reason,
+                   r.recorded_at as "reversalRecordedAt"
+            from payments p left join payment_reversals r on r.payment_row_id = p.id
+            where p.invoice_id = ${invoiceId}
+            order by p.recorded_at, p.id`
         )
-        const writeOffs = yield* Sql.query((db) =>
-          db
-            .selectFrom("writeOffs")
-            .select(["writeOffId", "amountMinorUnits", "writtenOffOn", "reason", "recordedAt"])
-            .where("invoiceId", "=", invoiceId)
-            .orderBy("recordedAt")
-            .orderBy("id")
-            .execute()
+        const writeOffs = yield* Sql.rows(
+          sql<WriteOffRow>`
+            select write_off_id as "writeOffId", amount_minor_units as "amountMinorUnits",
+                   written_off_on as "writtenOffOn", reason, recorded_at as "recordedAt"
+            from write_offs where invoice_id = ${invoiceId}
+            order by recorded_at, id`
         )
         return {
           payments: payments.map(
