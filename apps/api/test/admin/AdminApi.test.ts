@@ -162,6 +162,8 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       { method: "POST", path: `/api/contracts/${OTHER_UUID}/signing-attempts`, body: {} },
       { method: "GET", path: `/api/signing-attempts/${OTHER_UUID}` },
       { method: "POST", path: `/api/signing-attempts/${OTHER_UUID}/request-withdrawal` },
+      { method: "GET", path: `/api/signing-attempts/${OTHER_UUID}/contract-pdf` },
+      { method: "GET", path: `/api/signing-attempts/${OTHER_UUID}/signed-pdf` },
       { method: "GET", path: "/api/billing/overview" },
       { method: "GET", path: "/api/billing/invoice-runs" },
       { method: "GET", path: "/api/billing/invoices" },

@@ -11,6 +11,7 @@ import * as Db from "@propline/db/Db"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { readFile } from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEMO_IDS } from "../../src/demo/DemoIds.js"
@@ -41,6 +42,20 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await page.getByLabel("E-mail address").fill(me.email)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in" }).click()
+  }
+
+  /** Signs out (when signed in) and signs in as a new operator of `organizationId`. */
+  const switchOperator = async (organizationId: string) => {
+    me = await app.run(operator(organizationId))
+    await page.goto(app.adminUrl)
+    const signOut = page.getByRole("button", { name: "Sign out" })
+    await expect.poll(async () => (await signOut.isVisible()) || (await page.getByRole("heading", { name: "Sign in" }).isVisible())).toBe(true)
+    if (await signOut.isVisible()) {
+      await signOut.click()
+      await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    }
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
   }
 
   beforeAll(async () => {
@@ -340,5 +355,26 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     )
     expect(approved).toHaveLength(1)
     expect(queue.body.items.map((item: { id: string }) => item.id)).toContain(approved[0]!.id)
+  })
+
+  it("downloads the signed PDF of a signed attempt from the contract's page", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Hammarby Signerat AB" }))
+    const contractId = await app.run(SigningFixtures.contract(org))
+    const attempt = await app.run(SigningFixtures.prepared(org, contractId))
+    const esign = await app.run(Fixtures.application(org, { roles: ["signing"] }))
+    const signedBytes = SigningFixtures.pdfBytes(`browser ${attempt.id}`)
+    await SigningFixtures.signedOverHttp(app.apiUrl, await token(app.authUrl, esign.clientId, esign.secret), attempt.id, signedBytes)
+    await switchOperator(org.organizationId)
+
+    await page.goto(`${app.adminUrl}/contracts/${contractId}`)
+    await expect.poll(() => page.getByRole("region", { name: "Signing attempts" }).locator(".status").first().textContent()).toBe("signed")
+    await page.screenshot({ path: path.join(shots, "contract-signed-1280.png"), fullPage: true })
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Signed PDF/ }).click()])
+    const saved = path.join(shots, "..", `signed-${attempt.id}.pdf`)
+    await download.saveAs(saved)
+    const bytes = await readFile(saved)
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-")
+    expect(bytes.equals(Buffer.from(signedBytes))).toBe(true)
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/)
   })
 })
