@@ -7,6 +7,7 @@ import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/A
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { BillingOverviewPage } from "./pages/BillingOverview.js"
 import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
+import { EditAddOnProductPage, EditResourcePage, NewAddOnProductPage, NewResourcePage } from "./pages/BookingSetup.js"
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
@@ -35,8 +36,12 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/billing/withdrawal-queue", render: () => <WithdrawalQueuePage /> },
   { pattern: "/booking/requests", render: () => <BookingRequestsPage /> },
   { pattern: "/booking/resources", render: () => <ResourcesPage /> },
+  { pattern: "/booking/resources/new", render: () => <NewResourcePage /> },
   { pattern: "/booking/resources/:id", render: (p) => <ResourcePage id={p["id"]!} /> },
+  { pattern: "/booking/resources/:id/setup", render: (p) => <EditResourcePage id={p["id"]!} /> },
   { pattern: "/booking/add-on-products", render: () => <AddOnProductsPage /> },
+  { pattern: "/booking/add-on-products/new", render: () => <NewAddOnProductPage /> },
+  { pattern: "/booking/add-on-products/:id", render: (p) => <EditAddOnProductPage id={p["id"]!} /> },
   { pattern: "/audit-log", render: () => <AuditLogPage /> }
 ]
 

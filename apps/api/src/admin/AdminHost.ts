@@ -19,6 +19,7 @@ import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
+import { ResourceRepository } from "../booking/ResourceRepository.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
@@ -64,6 +65,7 @@ const AdminServices = Layer.mergeAll(
   BillingViews.Default,
   BookingViews.Default,
   BookingOperatorService.Default,
+  ResourceRepository.Default,
   ApplicationService.Default,
   SigningOperatorService.Default,
   BillingOperatorService.Default

@@ -199,6 +199,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/booking/requests", "Booking requests"],
     ["/booking/resources", "Resources"],
     ["/booking/add-on-products", "Add-on products"],
+    ["/booking/resources/new", "New resource"],
+    ["/booking/add-on-products/new", "New add-on product"],
     ["/audit-log", "Audit log"]
   ]
 
@@ -376,5 +378,50 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-")
     expect(bytes.equals(Buffer.from(signedBytes))).toBe(true)
     expect(download.suggestedFilename()).toMatch(/\.pdf$/)
+  })
+
+  it("sets up a resource with a price rule (the service's issue shown beside its field), lets an Application sell it, and the public API lists it", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Söder Skrivbord AB" }))
+    const seller = await app.run(Fixtures.application(org, { roles: ["booking"] }))
+    await switchOperator(org.organizationId)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Resources" }).click()
+    await page.getByRole("link", { name: "New resource" }).click()
+    await expect.poll(() => h1("New resource").isVisible()).toBe(true)
+    await page.getByLabel("Name", { exact: true }).first().fill("Fönsterplats 4")
+    await page.getByLabel("Kind").selectOption("desk")
+    await page.getByLabel("Operational context").selectOption({ label: "Kungsholmen (property)" })
+    const rule = page.getByRole("group", { name: "Price rule 1" })
+    await rule.getByLabel(/^Net price/).fill("-5")
+    await page.getByRole("button", { name: "Create resource" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Some fields need attention.")
+    await expect.poll(() => rule.locator(".field-error").first().textContent()).toContain("must be an integer from 0")
+    expect(await rule.getByLabel(/^Net price/).getAttribute("aria-invalid")).toBe("true")
+    await page.screenshot({ path: path.join(shots, "new-resource-invalid.png"), fullPage: true })
+
+    await rule.getByLabel(/^Net price/).fill("125")
+    await page.getByRole("button", { name: "Create resource" }).click()
+    await expect.poll(() => h1("Fönsterplats 4").isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole("region", { name: "Price rules" }).getByText("Hourly").isVisible()).toBe(true)
+    await page.getByLabel("Let an Application sell it").selectOption(seller.id)
+    await page.getByRole("button", { name: "Allow" }).click()
+    await expect.poll(() => page.getByText(`(${seller.clientId})`).isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "resource-set-up-1280.png"), fullPage: true })
+
+    const resourceId = page.url().split("/").pop()!
+    const sellerToken = await token(app.authUrl, seller.clientId, seller.secret)
+    const sold = await call(`${app.apiUrl}/v1/booking/resources?limit=100`, { token: sellerToken })
+    expect(sold.status).toBe(200)
+    const listed = sold.body.items.find((item: { id: string }) => item.id === resourceId)
+    expect(listed).toMatchObject({ name: "Fönsterplats 4", kind: "desk" })
+
+    // Editing the setup round-trips the form: a new name reaches the public API too.
+    await page.getByRole("link", { name: "Edit the setup" }).click()
+    await expect.poll(() => h1("Set up Fönsterplats 4").isVisible()).toBe(true)
+    await page.getByLabel("Name", { exact: true }).first().fill("Fönsterplats 4A")
+    await page.getByRole("button", { name: "Save the setup" }).click()
+    await expect.poll(() => h1("Fönsterplats 4A").isVisible()).toBe(true)
+    const renamed = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: sellerToken })
+    expect(renamed.body.name).toBe("Fönsterplats 4A")
   })
 })
