@@ -32,6 +32,7 @@ import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "./AdminListing.js"
 import { BookingViews } from "./BookingViews.js"
 import { OrganizationViews } from "./OrganizationViews.js"
+import { ownContexts } from "./OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
@@ -122,11 +123,7 @@ export const BookingHandlers = HttpApiBuilder.group(AdminApi, "booking", (handle
 
     /** VALIDATION_FAILED at `/operationalContextId` unless the context is the operator's organization's. */
     const ownContext = (organizationId: string, contextId: string) =>
-      Effect.flatMap(organizations.ownContextIds(organizationId, [contextId]), (own) =>
-        own.has(contextId)
-          ? Effect.void
-          : Effect.fail(problem.validationFailed([{ path: "/operationalContextId", message: "is not an operational context of your organization" }]))
-      )
+      ownContexts(organizations, organizationId, [contextId], () => "/operationalContextId")
 
     /** Creates (a new id) or replaces (an existing resource of the organization, else 404) a resource's setup. */
     const saveResource = (resourceId: string, setup: ResourceSetup, existing: boolean) =>
