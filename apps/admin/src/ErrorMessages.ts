@@ -29,6 +29,9 @@ const messages: Record<string, string> = {
   BOOKING_PRICE_RULE_AMBIGUOUS: "Two price rules of the same unit claim the same time on one weekday. Split their days or hours.",
   BOOKING_RESOURCE_CURRENCY_MISMATCH: "An add-on product in another currency can't be offered with this resource.",
   INTEGRATIONS_APP_ALREADY_INSTALLED: "The connector app is already installed in the organization.",
+  INTEGRATIONS_APP_ALREADY_EXISTS: "A connector app with this app id is already registered.",
+  INTEGRATIONS_APP_INVALID: "The connector app's details break a rule: see the field marked.",
+  INTEGRATIONS_CONTEXT_LEVEL_MISMATCH: "One of the operational contexts can't be granted here.",
   INTEGRATIONS_ROLE_NOT_GRANTABLE: "That role can't be granted to this installation.",
   INTEGRATIONS_CONNECTION_NOT_SUPPORTED: "This integration does not support Connect."
 }

@@ -9,6 +9,7 @@ import { BillingOverviewPage } from "./pages/BillingOverview.js"
 import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
 import { EditAddOnProductPage, EditResourcePage, NewAddOnProductPage, NewResourcePage } from "./pages/BookingSetup.js"
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
+import { ConnectorAppPage, ConnectorAppsPage, NewConnectorAppPage } from "./pages/ConnectorApps.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
 
@@ -27,6 +28,9 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/applications", render: () => <ApplicationsPage /> },
   { pattern: "/applications/new", render: () => <NewApplicationPage /> },
   { pattern: "/applications/:id", render: (p) => <ApplicationPage id={p["id"]!} /> },
+  { pattern: "/connector-apps", render: () => <ConnectorAppsPage /> },
+  { pattern: "/connector-apps/new", render: () => <NewConnectorAppPage /> },
+  { pattern: "/connector-apps/:id", render: (p) => <ConnectorAppPage id={p["id"]!} /> },
   { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
@@ -78,6 +82,12 @@ export const navigation: ReadonlyArray<NavigationSection> = [
       ["/booking/add-on-products", "Add-on products"]
     ]
   },
-  { title: "Integrations", links: [["/applications", "Applications"]] },
+  {
+    title: "Integrations",
+    links: [
+      ["/applications", "Applications"],
+      ["/connector-apps", "Connector apps"]
+    ]
+  },
   { title: "Oversight", links: [["/audit-log", "Audit log"]] }
 ]

@@ -54,7 +54,7 @@ describe.each(TestDatabase.kinds())("the console's connector apps on %s", (kind)
     other = await app.run(Fixtures.organization({ name: "Fjord" }))
     session = await signIn(app.adminUrl, await app.run(operator(org.organizationId)))
     otherSession = await signIn(app.adminUrl, await app.run(operator(other.organizationId)))
-  })
+  }, 120_000)
   afterAll(async () => {
     await app?.dispose()
   })

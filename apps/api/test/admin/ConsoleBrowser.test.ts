@@ -23,6 +23,7 @@ import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
 import * as Fixtures from "../support/Fixtures.js"
 import * as SigningFixtures from "../support/SigningFixtures.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
+import { assertionClaims, installationTokenBody, type KeyPair, newKeyPair, signAssertion } from "../identity/ConnectorFixtures.js"
 
 const executablePath = chromiumPath()
 
@@ -190,6 +191,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/contracts", "Contracts"],
     ["/applications", "Applications"],
     ["/applications/new", "New Application"],
+    ["/connector-apps", "Connector apps"],
+    ["/connector-apps/new", "Register a connector app"],
     ["/billing", "Billing overview"],
     ["/billing/invoice-runs", "Invoice runs"],
     ["/billing/invoices", "Invoices"],
@@ -423,5 +426,59 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await expect.poll(() => h1("Fönsterplats 4A").isVisible()).toBe(true)
     const renamed = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: sellerToken })
     expect(renamed.body.name).toBe("Fönsterplats 4A")
+  })
+
+  it("registers a connector app, installs it, and its installation obtains a token; adds a key, suspends the installation", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Årsta Integration AB" }))
+    await switchOperator(org.organizationId)
+    const appId = `browser-${randomUUID().slice(0, 8)}`
+    const key = await Effect.runPromise(newKeyPair())
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connector apps" }).click()
+    await expect.poll(() => h1("Connector apps").isVisible()).toBe(true)
+    await page.getByRole("link", { name: "Register a connector app" }).click()
+    await page.getByLabel("App id").fill(appId)
+    await page.getByLabel("Name").fill("Browser ERP connector")
+    await page.getByLabel("Setup URL").fill("http://erp.example.com/setup")
+    await page.getByLabel("Public key (JWK)").fill(JSON.stringify(key.publicJwk))
+    await page.getByRole("button", { name: "Register the app" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("The connector app's details break a rule")
+    await expect.poll(() => page.locator(".field-invalid").getByText(/https/).first().isVisible()).toBe(true)
+    expect(await page.getByLabel("Setup URL").getAttribute("aria-invalid")).toBe("true")
+    await page.screenshot({ path: path.join(shots, "connector-app-invalid.png"), fullPage: true })
+
+    await page.getByLabel("Setup URL").fill("https://erp.example.com/setup")
+    await page.getByRole("button", { name: "Register the app" }).click()
+    await expect.poll(() => h1("Browser ERP connector").isVisible()).toBe(true)
+    await page.getByLabel(/Billing —/).check()
+    await page.getByLabel(/Årsta Integration AB/).check()
+    await page.getByRole("button", { name: "Install" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("active")
+    const installationId = (await page.locator(".facts code").nth(1).textContent()) ?? ""
+
+    const endpoint = `${app.authUrl}/oauth/token`
+    const tokenWith = async (signer: KeyPair) => {
+      const assertion = await Effect.runPromise(signAssertion(signer, assertionClaims(appId, endpoint, Math.floor(Date.now() / 1000))))
+      const response = await fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: installationTokenBody(assertion, installationId)
+      })
+      return response.status
+    }
+    expect(await tokenWith(key)).toBe(200)
+
+    const second = await Effect.runPromise(newKeyPair())
+    await page.getByText("Add a key").click()
+    await page.getByLabel("Public key (JWK)").fill(JSON.stringify(second.publicJwk))
+    await page.getByRole("button", { name: "Add the key" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Public keys" }).getByText(second.kid, { exact: true }).isVisible()).toBe(true)
+    expect(await tokenWith(second)).toBe(200)
+    await page.screenshot({ path: path.join(shots, "connector-app-1280.png"), fullPage: true })
+
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Suspend" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("suspended")
+    expect(await tokenWith(second)).toBe(400)
   })
 })
