@@ -16,6 +16,7 @@ import { ApplicationsGroup } from "./Applications.js"
 import { AuditLogGroup } from "./AuditLog.js"
 import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
+import { ConnectorAppsGroup } from "./ConnectorApps.js"
 import { CustomersGroup } from "./Customers.js"
 import { OrganizationGroup } from "./Organization.js"
 import { SessionGroup, SignInGroup } from "./Session.js"
@@ -27,6 +28,7 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(OrganizationGroup)
   .add(CustomersGroup)
   .add(ApplicationsGroup)
+  .add(ConnectorAppsGroup)
   .add(AuditLogGroup)
   .add(BillingGroup)
   .add(BookingGroup)

@@ -25,7 +25,13 @@ const messages: Record<string, string> = {
   BOOKING_NOT_PENDING_APPROVAL: "The booking request is no longer waiting for approval.",
   BOOKING_APPROVAL_WINDOW_PASSED: "The time to approve this booking request has passed.",
   BOOKING_SLOT_TAKEN: "The time slot is already taken.",
+  BOOKING_RESOURCE_BUFFER_NOT_ON_INCREMENT: "The buffers must be whole multiples of the start increment.",
+  BOOKING_PRICE_RULE_AMBIGUOUS: "Two price rules of the same unit claim the same time on one weekday. Split their days or hours.",
+  BOOKING_RESOURCE_CURRENCY_MISMATCH: "An add-on product in another currency can't be offered with this resource.",
   INTEGRATIONS_APP_ALREADY_INSTALLED: "The connector app is already installed in the organization.",
+  INTEGRATIONS_APP_ALREADY_EXISTS: "A connector app with this app id is already registered.",
+  INTEGRATIONS_APP_INVALID: "The connector app's details break a rule: see the field marked.",
+  INTEGRATIONS_CONTEXT_LEVEL_MISMATCH: "One of the operational contexts can't be granted here.",
   INTEGRATIONS_ROLE_NOT_GRANTABLE: "That role can't be granted to this installation.",
   INTEGRATIONS_CONNECTION_NOT_SUPPORTED: "This integration does not support Connect."
 }
@@ -79,3 +85,10 @@ export const fieldMessages = (problem: ProblemLike | undefined): Readonly<Record
   }
   return out
 }
+
+/**
+ * The message of the first issue at `pointer` or inside it (`/priceRules/0` holds `/priceRules/0/amountMinorUnits`),
+ * for fields nested in rows of a form; with `exact`, only issues at `pointer` itself.
+ */
+export const messageAt = (problem: ProblemLike | undefined, pointer: string, exact = false): string | undefined =>
+  problem?.issues?.find((issue) => issue.path === pointer || (!exact && issue.path.startsWith(`${pointer}/`)))?.message

@@ -4,10 +4,13 @@
  * outcome with the signed PDF's facts. The preparation's input is the signing service's to validate (its issues
  * come back as VALIDATION_FAILED); refusals: CRM_SIGNING_NOT_AVAILABLE, CRM_SIGNING_PARTY_REPEATED,
  * CRM_SIGNER_ALREADY_ADDED, CRM_SIGNER_NOT_ELIGIBLE, CRM_SIGNING_ATTEMPT_ENDED, CRM_AGREEMENT_TRANSITION_INVALID
- * (400) and CRM_SIGNING_ATTEMPT_LIVE (409).
+ * (400) and CRM_SIGNING_ATTEMPT_LIVE (409). An attempt's PDFs download as `application/pdf` (an attachment): the
+ * contract as sent for signature, and the signed PDF once the attempt is `signed` (404 before, and for another
+ * organization's attempt).
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Conflict, NotFound } from "@propline/contract/Problem"
 import { Schema } from "effect"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
@@ -50,6 +53,16 @@ export class SigningOutcome extends Schema.Class<SigningOutcome>("SigningOutcome
   signedDocument: Schema.NullOr(SignedDocumentView)
 }) {}
 
+/** Which of an attempt's PDFs: the contract as sent for signature, or the signed PDF that came back. */
+export const PdfKind = Schema.Literal("contract", "signed")
+export type PdfKind = typeof PdfKind.Type
+
+/** The address of an attempt's PDF download (a GET with the session cookie; the console links to it). */
+export const pdfPath = (attemptId: string, kind: PdfKind) => `/api/signing-attempts/${attemptId}/${kind}-pdf`
+
+/** A PDF's bytes, `application/pdf`. */
+export const PdfBytes = HttpApiSchema.Uint8Array({ contentType: "application/pdf" })
+
 const ContractPath = Schema.Struct({ contractId: Schema.UUID })
 const AttemptPath = Schema.Struct({ attemptId: Schema.UUID })
 
@@ -73,6 +86,18 @@ export class SigningGroup extends HttpApiGroup.make("signing")
     HttpApiEndpoint.get("outcome", "/api/signing-attempts/:attemptId")
       .setPath(AttemptPath)
       .addSuccess(SigningOutcome)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("contractPdf", "/api/signing-attempts/:attemptId/contract-pdf")
+      .setPath(AttemptPath)
+      .addSuccess(PdfBytes)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("signedPdf", "/api/signing-attempts/:attemptId/signed-pdf")
+      .setPath(AttemptPath)
+      .addSuccess(PdfBytes)
       .addError(NotFound)
   )
   .add(

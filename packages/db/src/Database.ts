@@ -37,7 +37,7 @@ import type {
   SigningKeyTable,
   TokenRateLimitTable
 } from "./schema/Identity.js"
-import type { OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
+import type { ConnectorAppPublisherTable, OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 import type {
   SignedDocumentUploadTable,
@@ -96,6 +96,7 @@ export interface Database {
   operators: OperatorTable
   operatorSessions: OperatorSessionTable
   operatorSignInThrottle: OperatorSignInThrottleTable
+  connectorAppPublishers: ConnectorAppPublisherTable
   signingDocuments: SigningDocumentTable
   signingAttempts: SigningAttemptTable
   signingParties: SigningPartyTable

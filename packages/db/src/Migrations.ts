@@ -10,6 +10,7 @@ import * as identityInstallations from "./migrations/20261123_0200_identity_inst
 import * as signing from "./migrations/20261123_0300_signing.js"
 import * as booking from "./migrations/20261123_0400_booking.js"
 import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
+import * as adminConnectorAppPublishers from "./migrations/20261124_0100_admin_connector_app_publishers.js"
 
 const migrations: Record<string, Migration> = {
   "20261122_0001_initial": initial,
@@ -18,7 +19,8 @@ const migrations: Record<string, Migration> = {
   "20261123_0200_identity_installations": identityInstallations,
   "20261123_0300_signing": signing,
   "20261123_0400_booking": booking,
-  "20261123_0500_admin_operators": adminOperators
+  "20261123_0500_admin_operators": adminOperators,
+  "20261124_0100_admin_connector_app_publishers": adminConnectorAppPublishers
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

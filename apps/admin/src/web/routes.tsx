@@ -7,7 +7,9 @@ import { ApplicationPage, ApplicationsPage, NewApplicationPage } from "./pages/A
 import { AuditLogPage } from "./pages/AuditLog.js"
 import { BillingOverviewPage } from "./pages/BillingOverview.js"
 import { AddOnProductsPage, BookingRequestsPage, ResourcePage, ResourcesPage } from "./pages/Booking.js"
+import { EditAddOnProductPage, EditResourcePage, NewAddOnProductPage, NewResourcePage } from "./pages/BookingSetup.js"
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
+import { ConnectorAppPage, ConnectorAppsPage, NewConnectorAppPage } from "./pages/ConnectorApps.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { OrganizationPage } from "./pages/Organization.js"
 
@@ -26,6 +28,9 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/applications", render: () => <ApplicationsPage /> },
   { pattern: "/applications/new", render: () => <NewApplicationPage /> },
   { pattern: "/applications/:id", render: (p) => <ApplicationPage id={p["id"]!} /> },
+  { pattern: "/connector-apps", render: () => <ConnectorAppsPage /> },
+  { pattern: "/connector-apps/new", render: () => <NewConnectorAppPage /> },
+  { pattern: "/connector-apps/:id", render: (p) => <ConnectorAppPage id={p["id"]!} /> },
   { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
@@ -35,8 +40,12 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/billing/withdrawal-queue", render: () => <WithdrawalQueuePage /> },
   { pattern: "/booking/requests", render: () => <BookingRequestsPage /> },
   { pattern: "/booking/resources", render: () => <ResourcesPage /> },
+  { pattern: "/booking/resources/new", render: () => <NewResourcePage /> },
   { pattern: "/booking/resources/:id", render: (p) => <ResourcePage id={p["id"]!} /> },
+  { pattern: "/booking/resources/:id/setup", render: (p) => <EditResourcePage id={p["id"]!} /> },
   { pattern: "/booking/add-on-products", render: () => <AddOnProductsPage /> },
+  { pattern: "/booking/add-on-products/new", render: () => <NewAddOnProductPage /> },
+  { pattern: "/booking/add-on-products/:id", render: (p) => <EditAddOnProductPage id={p["id"]!} /> },
   { pattern: "/audit-log", render: () => <AuditLogPage /> }
 ]
 
@@ -73,6 +82,12 @@ export const navigation: ReadonlyArray<NavigationSection> = [
       ["/booking/add-on-products", "Add-on products"]
     ]
   },
-  { title: "Integrations", links: [["/applications", "Applications"]] },
+  {
+    title: "Integrations",
+    links: [
+      ["/applications", "Applications"],
+      ["/connector-apps", "Connector apps"]
+    ]
+  },
   { title: "Oversight", links: [["/audit-log", "Audit log"]] }
 ]

@@ -1,6 +1,6 @@
 /** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
 import { type FormEvent, type ReactNode, useId, useState } from "react"
-import { fieldMessages, messageFor } from "../ErrorMessages.js"
+import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
 import { useLoad } from "./session.js"
@@ -18,16 +18,20 @@ export const ProblemNotice = ({ problem, message }: { readonly problem: Problem 
     </div>
   )
 
-/** A labelled input with its hint and the message of the issue that names it. */
+/**
+ * A labelled input with its hint and the message of the issue that names it: the field `name`, or, with `pointer`,
+ * the issues at that JSON Pointer or inside it (a field in a row of a form: `/priceRules/0/amountMinorUnits`).
+ */
 export const Field = (props: {
   readonly label: string
   readonly name: string
+  readonly pointer?: string
   readonly problem?: Problem | undefined
   readonly hint?: string
   readonly children: (input: { id: string; name: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode
 }) => {
   const id = useId()
-  const message = fieldMessages(props.problem)[props.name]
+  const message = props.pointer === undefined ? fieldMessages(props.problem)[props.name] : messageAt(props.problem, props.pointer)
   const describedBy = [props.hint === undefined ? undefined : `${id}-hint`, message === undefined ? undefined : `${id}-error`]
     .filter((x) => x !== undefined)
     .join(" ")
@@ -54,9 +58,15 @@ export const Field = (props: {
   )
 }
 
-/** The message of a field that is a group of inputs (a fieldset of checkboxes). */
-export const GroupError = ({ problem, name }: { readonly problem: Problem | undefined; readonly name: string }) => {
-  const message = fieldMessages(problem)[name]
+/** The message of a field that is a group of inputs (a fieldset of checkboxes); `pointer` as for {@link Field}. */
+export const GroupError = (props: {
+  readonly problem: Problem | undefined
+  readonly name: string
+  readonly pointer?: string
+  readonly exact?: boolean
+}) => {
+  const { problem, name, pointer } = props
+  const message = pointer === undefined ? fieldMessages(problem)[name] : messageAt(problem, pointer, props.exact)
   return message === undefined ? null : <p className="field-error">{message}</p>
 }
 

@@ -19,7 +19,10 @@ import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
+import { ResourceRepository } from "../booking/ResourceRepository.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
+import { ConnectorAppService } from "../identity/ConnectorAppService.js"
+import { InstallationService } from "../identity/InstallationService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
@@ -31,6 +34,8 @@ import { BillingHandlers } from "./BillingHandlers.js"
 import { BillingViews } from "./BillingViews.js"
 import { BookingHandlers } from "./BookingHandlers.js"
 import { BookingViews } from "./BookingViews.js"
+import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
+import { ConnectorAppViews } from "./ConnectorAppViews.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
 import { CustomerViews } from "./CustomerViews.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
@@ -48,6 +53,7 @@ const AdminGroups = Layer.mergeAll(
   OrganizationHandlers,
   CustomerHandlers,
   ApplicationHandlers,
+  ConnectorAppHandlers,
   AuditLogHandlers,
   BillingHandlers,
   BookingHandlers,
@@ -60,11 +66,15 @@ const AdminServices = Layer.mergeAll(
   OrganizationViews.Default,
   CustomerViews.Default,
   ApplicationViews.Default,
+  ConnectorAppViews.Default,
   AuditLogViews.Default,
   BillingViews.Default,
   BookingViews.Default,
   BookingOperatorService.Default,
+  ResourceRepository.Default,
   ApplicationService.Default,
+  ConnectorAppService.Default,
+  InstallationService.Default,
   SigningOperatorService.Default,
   BillingOperatorService.Default
 )

@@ -18,6 +18,7 @@ import * as Sql from "../platform/Sql.js"
 import { given, limitOf } from "./AdminListing.js"
 import { ApplicationViews } from "./ApplicationViews.js"
 import { OrganizationViews } from "./OrganizationViews.js"
+import { ownContexts } from "./OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
@@ -41,14 +42,6 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
     /** The Application with its secrets when it is the operator's organization's; a 404 problem otherwise. */
     const visible = (operator: OperatorShape, applicationId: string) =>
       views.detail(operator.organizationId, applicationId).pipe(Effect.mapError(toProblem))
-    /** VALIDATION_FAILED at each granted context that is not the operator's organization's. */
-    const ownContexts = (operator: OperatorShape, contextIds: ReadonlyArray<string>) =>
-      Effect.flatMap(organizations.ownContextIds(operator.organizationId, contextIds), (own) => {
-        const foreign = contextIds.flatMap((id, index) =>
-          own.has(id) ? [] : [{ path: `/contextIds/${index}`, message: "is not an operational context of your organization" }]
-        )
-        return foreign.length > 0 ? Effect.fail(problem.validationFailed(foreign)) : Effect.void
-      })
     /** Runs a service command on a visible Application and answers its page as it is afterwards. */
     const command = <E extends Parameters<typeof toProblem>[0], R>(
       applicationId: string,
@@ -74,7 +67,7 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          yield* ownContexts(operator, payload.contextIds)
+          yield* ownContexts(organizations, operator.organizationId, payload.contextIds)
           // Both commands join this one transaction: the Application never exists without its first secret.
           const created = yield* Sql.transaction(
             Effect.gen(function* () {
@@ -117,7 +110,7 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
       .handle("changeGrant", ({ path, payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          yield* ownContexts(operator, payload.contextIds)
+          yield* ownContexts(organizations, operator.organizationId, payload.contextIds)
           return yield* command(path.applicationId, () =>
             applications.changeGrant(path.applicationId, { roles: payload.roles, contextIds: payload.contextIds }, actorOf(operator))
           )

@@ -41,7 +41,17 @@ export class AuditLogViews extends Effect.Service<AuditLogViews>()("@propline/ap
               when 'application' then (select a.name from applications a where a.id::text = audit_log.actor_id)
               else null end`.as("actorLabel")
           ])
-          .where("auditLog.organizationId", "=", organizationId)
+          // The organization's entries, and those of the connector apps it published (an app belongs to none).
+          .where((eb) =>
+            eb.or([
+              eb("auditLog.organizationId", "=", organizationId),
+              eb.and([
+                eb("auditLog.organizationId", "is", null),
+                eb("auditLog.targetType", "=", "connector_app"),
+                eb("auditLog.targetId", "in", eb.selectFrom("connectorAppPublishers").select("appId").where("organizationId", "=", organizationId))
+              ])
+            ])
+          )
         if (after !== undefined) query = query.where(CursorPage.before("auditLog.occurredAt", "auditLog.id", after))
         if (filter.action !== undefined) query = query.where("auditLog.action", "like", `${escapeLike(filter.action)}%`)
         if (filter.actorType !== undefined) query = query.where("auditLog.actorType", "=", filter.actorType)

@@ -131,8 +131,24 @@ export class BookingViews extends Effect.Service<BookingViews>()("@propline/api/
             .orderBy("offer.position")
             .execute()
         )
-        return { resource, priceRules, addOnProducts }
+        const sellers = yield* Sql.query((db) =>
+          db
+            .selectFrom("bookingApplicationResources as grant")
+            .innerJoin("applications", "applications.id", "grant.applicationId")
+            .select(["applications.id", "applications.name", "applications.clientId"])
+            .where("grant.resourceId", "=", resourceId)
+            .orderBy("applications.name")
+            .orderBy("applications.id")
+            .execute()
+        )
+        return { resource, priceRules, addOnProducts, sellers }
       }),
+
+    /** An add-on product of the organization; RecordNotFound when not the organization's. */
+    addOnProduct: (organizationId: string, productId: string) =>
+      Sql.query((db) =>
+        db.selectFrom("bookingAddOnProducts").select(addOnColumns).where("organizationId", "=", organizationId).where("id", "=", productId).executeTakeFirst()
+      ).pipe(Effect.flatMap((row) => (row === undefined ? new RecordNotFound({ kind: "add-on product" }) : Effect.succeed(row)))),
 
     /** A page of the organization's add-on products, newest first. */
     addOnProducts: (organizationId: string, filter: { readonly q: string | undefined }, after: CursorPage.Position | undefined, limit: number) =>

@@ -1,9 +1,12 @@
 /**
  * Signing in the console: a contract's signing attempts, preparing one, asking for a withdrawal, and an attempt's
  * outcome — each one call of the signing operator service (it validates the input, renders and stores the PDF,
- * persists, writes events and the audit entry in one transaction) with the operator as actor.
+ * persists, writes events and the audit entry in one transaction) with the operator as actor — and an attempt's
+ * PDFs read from the document storage (disk or S3) through the same service, streamed as `application/pdf`
+ * attachments named as stored.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { AdminApi } from "@propline/admin/AdminApi"
 import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
 import { PartyView, SignedDocumentView, SignerView, SigningAttemptView, SigningOutcome } from "@propline/admin/Signing"
@@ -42,9 +45,25 @@ const toAttempt = (attempt: SigningAttemptRecord) =>
 const asProblem = (error: Parameters<typeof toProblem>[0] | InvalidInput) =>
   error._tag === "InvalidInput" ? problem.validationFailed((error as InvalidInput).issues) : toProblem(error as Parameters<typeof toProblem>[0])
 
+/** RFC 6266: an attachment with an ASCII fallback name and the UTF-8 name (RFC 8187). */
+const attachment = (fileName: string) => {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
 export const SigningHandlers = HttpApiBuilder.group(AdminApi, "signing", (handlers) =>
   Effect.gen(function* () {
     const signing = yield* SigningOperatorService
+    /** The attempt's PDF of `kind` as a download; 404 for another organization's attempt or a PDF not there yet. */
+    const download = (attemptId: string, kind: "contract" | "signed") =>
+      Effect.gen(function* () {
+        const operator = yield* CurrentOperator
+        const { bytes, document } = yield* signing.pdf(operatorOf(operator), attemptId, kind).pipe(Effect.mapError(toProblem))
+        return HttpServerResponse.uint8Array(bytes, {
+          contentType: "application/pdf",
+          headers: { "content-disposition": attachment(document.fileName) }
+        })
+      })
     return handlers
       .handle("attemptsOfContract", ({ path }) =>
         Effect.gen(function* () {
@@ -73,6 +92,8 @@ export const SigningHandlers = HttpApiBuilder.group(AdminApi, "signing", (handle
           })
         })
       )
+      .handleRaw("contractPdf", ({ path }) => download(path.attemptId, "contract"))
+      .handleRaw("signedPdf", ({ path }) => download(path.attemptId, "signed"))
       .handle("requestWithdrawal", ({ path }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator

@@ -9,10 +9,11 @@
  */
 import * as ConnectorApp from "@propline/identity/ConnectorApp"
 import { AppAlreadyExists, AppInvalid } from "@propline/identity/IdentityRefusal"
-import { Effect } from "effect"
+import { Effect, FiberRef } from "effect"
 import { importJWK } from "jose"
 import * as Audit from "../platform/Audit.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { currentRequestId } from "../platform/RequestId.js"
 import * as Sql from "../platform/Sql.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
 
@@ -32,17 +33,19 @@ const importable = (keys: ReadonlyArray<ConnectorApp.AppKey>) =>
   )
 
 const audit = (actor: Audit.Actor, action: string, appId: string, at: Date, details: Record<string, unknown>) =>
-  Audit.record({
-    organizationId: null,
-    actorType: actor.type,
-    actorId: actor.id,
-    action,
-    targetType: "connector_app",
-    targetId: appId,
-    requestId: null,
-    details,
-    occurredAt: at
-  })
+  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+    Audit.record({
+      organizationId: null,
+      actorType: actor.type,
+      actorId: actor.id,
+      action,
+      targetType: "connector_app",
+      targetId: appId,
+      requestId,
+      details,
+      occurredAt: at
+    })
+  )
 
 export class ConnectorAppService extends Effect.Service<ConnectorAppService>()("@propline/api/identity/ConnectorAppService", {
   effect: Effect.gen(function* () {

@@ -26,6 +26,18 @@ export class SigningDocumentRepository extends Effect.Service<SigningDocumentRep
       findDocument: (id: string) =>
         Sql.query((db) => db.selectFrom("signingDocuments").selectAll().where("id", "=", id).executeTakeFirst()),
 
+      /** The contract PDF an attempt of the organization sent for signature, or undefined (no such attempt there). */
+      contractDocumentOf: (organizationId: string, attemptId: string) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("signingAttempts")
+            .innerJoin("signingDocuments", "signingDocuments.id", "signingAttempts.documentId")
+            .selectAll("signingDocuments")
+            .where("signingAttempts.id", "=", attemptId)
+            .where("signingAttempts.organizationId", "=", organizationId)
+            .executeTakeFirst()
+        ),
+
       /** The signed PDF an upload stored, if any. */
       documentOfUpload: (uploadId: string) =>
         Sql.query((db) =>

@@ -7,7 +7,7 @@ import { BoundedText } from "@propline/contract/Values"
 import * as Lifecycle from "@propline/signing/SigningAttemptLifecycle"
 import * as Preparation from "@propline/signing/SigningPreparation"
 import { SigningAttemptLive } from "@propline/signing/SigningRefusal"
-import { Data, Effect, ParseResult, Schema } from "effect"
+import { Data, Effect, Option, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
@@ -237,6 +237,28 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
                 : yield* documents.documentOfUpload(attempt.signedDocumentUploadId)
             return { attempt, signedDocument }
           }).pipe(span("outcome")),
+
+        /**
+         * The bytes of an attempt's PDF: `contract`, the document sent for signature, or `signed`, the signed PDF
+         * stored once the attempt is `signed`; with the stored file name, content type (`application/pdf`), size in
+         * bytes and SHA-256. RecordNotFound when the organization has no such attempt, the attempt has no such PDF
+         * (not signed yet), or the storage lost the bytes. A read: nothing is changed or audited.
+         */
+        pdf: (operator: Operator, attemptId: string, kind: "contract" | "signed") =>
+          Effect.gen(function* () {
+            const attempt = yield* attempts.find(operator.organizationId, attemptId, false)
+            if (attempt === undefined) return yield* new RecordNotFound({ kind: "signing attempt" })
+            const document =
+              kind === "contract"
+                ? yield* documents.contractDocumentOf(operator.organizationId, attemptId)
+                : attempt.signedDocumentUploadId === undefined
+                  ? undefined
+                  : yield* documents.documentOfUpload(attempt.signedDocumentUploadId)
+            if (document === undefined) return yield* new RecordNotFound({ kind: `${kind} PDF` })
+            const bytes = yield* storage.get(document.storageKey)
+            if (Option.isNone(bytes)) return yield* new RecordNotFound({ kind: `${kind} PDF` })
+            return { document, bytes: bytes.value }
+          }).pipe(span("pdf")),
 
         /** Every attempt of a contract of the organization, newest first (its signing history). */
         attemptsOfContract: (operator: Operator, contractId: string) =>

@@ -1,8 +1,12 @@
 /**
  * The console's booking pages over the admin API, black box, on PGlite and PostgreSQL (issue 11): resources with
  * their rules, and booking requests an operator approves or declines through the booking operator service — each
- * refusal with its spec code, another organization's ids 404, every decision audited with the operator.
+ * refusal with its spec code, another organization's ids 404, every decision audited with the operator. Setting
+ * up: a resource created with a price rule and allowed to an Application is sold through the public API; the
+ * service's setup issues come back as VALIDATION_FAILED at the body's paths and its refusals with their codes;
+ * add-on products and the ones a resource offers; each change audited; CSRF and tenancy as everywhere.
  */
+import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -22,6 +26,7 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
   let session: Session
   let otherSession: Session
   let bookingToken: string
+  let sellerId: string
   let requests = 0
 
   const url = (path: string) => `${app.adminUrl}${path}`
@@ -46,6 +51,7 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
     org = await app.run(Fixtures.organization({ name: "Nordhavn" }))
     other = await app.run(Fixtures.organization({ name: "Fjord" }))
     const seller = await app.run(Fixtures.application(org, { roles: ["booking"] }))
+    sellerId = seller.id
     fixture = await app.run(bookingSetup(org, [seller.id]).pipe(Effect.provide(BookingOperatorService.Default)))
     bookingToken = await token(app.authUrl, seller.clientId, seller.secret)
     session = await signIn(app.adminUrl, await app.run(operator(org.organizationId)))
@@ -97,5 +103,178 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
     })
     expect(declined.status).toBe(200)
     expect(declined.body).toMatchObject({ status: "declined", declineReason: "The room is closed for maintenance" })
+  })
+
+  /** A valid setup body: a desk in the organization's property, open weekdays 08–18, one hourly price rule. */
+  const deskSetup = (overrides: Record<string, unknown> = {}) => ({
+    operationalContextId: org.propertyId,
+    kind: "desk",
+    name: `Desk ${Math.random().toString(36).slice(2, 8)}`,
+    timeZone: STOCKHOLM,
+    capacity: 1,
+    currency: "SEK",
+    openingHours: { weekly: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, opens: "08:00", closes: "18:00" })), closures: [] },
+    minDurationMinutes: 60,
+    maxDurationMinutes: 480,
+    durationIncrementMinutes: 30,
+    startIncrementMinutes: 30,
+    minimumNoticeMinutes: 0,
+    horizonDays: 60,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
+    holdMinutes: 120,
+    priceRules: [{ name: "Hourly", unit: "hour", amountMinorUnits: 12_500, vatRateBasisPoints: 2500, weekdays: [1, 2, 3, 4, 5] }],
+    ...overrides
+  })
+  const resourceCount = () =>
+    app.run(
+      Db.query((db) =>
+        db.selectFrom("bookingResources").select((eb) => eb.fn.countAll<number>().as("n")).where("organizationId", "=", org.organizationId).executeTakeFirstOrThrow()
+      ).pipe(
+        Effect.orDie,
+        Effect.map((row) => Number(row.n))
+      )
+    )
+
+  describe("setting up", () => {
+    it("creates a resource with a price rule; allowed to an Application, the public API sells it; replacing it changes the price", async () => {
+      const before = await app.run(auditCount(org.organizationId, "booking.resource.create"))
+      const created = await adminCall(url("/api/booking/resources"), session, { body: deskSetup({ name: "Hot desk 12" }) })
+      expect(created.status).toBe(201)
+      const resourceId = created.body.resource.id as string
+      expect(created.body).toMatchObject({
+        resource: { name: "Hot desk 12", kind: "desk", operationalContextId: org.propertyId, status: "active" },
+        priceRules: [{ name: "Hourly", unit: "hour", amountMinorUnits: 12_500, windowFrom: null }],
+        sellers: []
+      })
+      expect(await app.run(auditCount(org.organizationId, "booking.resource.create"))).toBe(before + 1)
+      const hidden = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: bookingToken })
+      expect(hidden.status).toBe(404)
+
+      const allowed = await adminCall(url(`/api/booking/resources/${resourceId}/sellers`), session, { body: { applicationId: sellerId } })
+      expect(allowed.status).toBe(200)
+      expect(allowed.body.sellers.map((seller: { id: string }) => seller.id)).toEqual([sellerId])
+      expect(await app.run(auditCount(org.organizationId, "booking.application.allow_resources"))).toBeGreaterThan(0)
+      const sold = await call(`${app.apiUrl}/v1/booking/resources?limit=100`, { token: bookingToken })
+      expect(sold.body.items.map((item: { id: string }) => item.id)).toContain(resourceId)
+
+      const setup = await adminCall(url(`/api/booking/resources/${resourceId}/setup`), session)
+      expect(setup.status).toBe(200)
+      expect(setup.body).toEqual(deskSetup({ name: "Hot desk 12" }))
+      const replaced = await adminCall(url(`/api/booking/resources/${resourceId}`), session, {
+        method: "PUT",
+        body: { ...setup.body, name: "Hot desk 12b", priceRules: [{ ...setup.body.priceRules[0], amountMinorUnits: 15_000 }] }
+      })
+      expect(replaced.status).toBe(200)
+      expect(replaced.body.resource.name).toBe("Hot desk 12b")
+      expect(replaced.body.priceRules[0].amountMinorUnits).toBe(15_000)
+      expect(await app.run(auditCount(org.organizationId, "booking.resource.update"))).toBeGreaterThan(0)
+      const seen = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: bookingToken })
+      expect(seen.body.name).toBe("Hot desk 12b")
+    })
+
+    it("answers the service's setup issues at the body's paths, and its refusals with their codes; nothing is created", async () => {
+      const count = await resourceCount()
+      const invalid = await adminCall(url("/api/booking/resources"), session, {
+        body: deskSetup({
+          timeZone: "Mars/Olympus",
+          priceRules: [{ name: "Hourly", unit: "hour", amountMinorUnits: -1, vatRateBasisPoints: 2500, weekdays: [1] }]
+        })
+      })
+      expect(invalid.status).toBe(400)
+      expect(invalid.body.code).toBe("VALIDATION_FAILED")
+      expect(invalid.body.issues.map((issue: { path: string }) => issue.path)).toEqual(["/timeZone", "/priceRules/0/amountMinorUnits"])
+      const ambiguous = await adminCall(url("/api/booking/resources"), session, {
+        body: deskSetup({
+          priceRules: [
+            { name: "Day rate", unit: "hour", amountMinorUnits: 10_000, vatRateBasisPoints: 2500, weekdays: [1, 2], window: { from: "08:00", to: "17:00" } },
+            { name: "Late", unit: "hour", amountMinorUnits: 8_000, vatRateBasisPoints: 2500, weekdays: [2], window: { from: "16:00", to: "18:00" } }
+          ]
+        })
+      })
+      expect(ambiguous.status).toBe(400)
+      expect(ambiguous.body.code).toBe("BOOKING_PRICE_RULE_AMBIGUOUS")
+      const buffer = await adminCall(url("/api/booking/resources"), session, { body: deskSetup({ bufferAfterMinutes: 10 }) })
+      expect(buffer.body.code).toBe("BOOKING_RESOURCE_BUFFER_NOT_ON_INCREMENT")
+      const foreignContext = await adminCall(url("/api/booking/resources"), session, { body: deskSetup({ operationalContextId: other.propertyId }) })
+      expect(foreignContext.status).toBe(400)
+      expect(foreignContext.body.issues).toEqual([{ path: "/operationalContextId", message: "is not an operational context of your organization" }])
+      const shape = await adminCall(url("/api/booking/resources"), session, { body: deskSetup({ capacity: "one", kind: "sofa" }) })
+      expect(shape.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["/capacity", "/kind"])
+      const noCsrf = await adminCall(url("/api/booking/resources"), session, { body: deskSetup(), csrf: false })
+      expect(noCsrf.status).toBe(403)
+      expect(await resourceCount()).toBe(count)
+    })
+
+    it("keeps another organization's resources, products and Applications out of reach: 404, nothing changed", async () => {
+      const own = await adminCall(url(`/api/booking/resources/${fixture.room.id}/setup`), session)
+      expect(own.status).toBe(200)
+      expect((await adminCall(url(`/api/booking/resources/${fixture.room.id}/setup`), otherSession)).status).toBe(404)
+      const replaced = await adminCall(url(`/api/booking/resources/${fixture.room.id}`), otherSession, {
+        method: "PUT",
+        body: { ...own.body, operationalContextId: other.propertyId, name: "Taken over" }
+      })
+      expect(replaced.status).toBe(404)
+      expect((await adminCall(url(`/api/booking/resources/${fixture.room.id}`), session)).body.resource.name).toBe("Boardroom")
+      const offer = await adminCall(url(`/api/booking/resources/${fixture.room.id}/add-on-products`), otherSession, {
+        method: "PUT",
+        body: { addOnProductIds: [] }
+      })
+      expect(offer.status).toBe(404)
+      const allow = await adminCall(url(`/api/booking/resources/${fixture.room.id}/sellers`), otherSession, { body: { applicationId: sellerId } })
+      expect(allow.status).toBe(404)
+      const foreignSeller = await app.run(Fixtures.application(other, { roles: ["booking"] }))
+      const allowForeign = await adminCall(url(`/api/booking/resources/${fixture.room.id}/sellers`), session, { body: { applicationId: foreignSeller.id } })
+      expect(allowForeign.status).toBe(404)
+      const product = fixture.lunch
+      expect((await adminCall(url(`/api/booking/add-on-products/${product.id}/setup`), otherSession)).status).toBe(404)
+    })
+
+    it("creates and replaces add-on products, and sets which a resource offers (in its currency only)", async () => {
+      const product = {
+        operationalContextId: org.rootId,
+        name: "Projector",
+        category: "equipment",
+        currency: "SEK",
+        unitPriceMinorUnits: 20_000,
+        vatRateBasisPoints: 2500,
+        leadTimeMinutes: 60,
+        maxQuantityPerLine: 2,
+        specialPortions: false,
+        deliveryHours: [],
+        retired: false
+      }
+      const before = await app.run(auditCount(org.organizationId, "booking.add_on_product.save"))
+      const created = await adminCall(url("/api/booking/add-on-products"), session, { body: product })
+      expect(created.status).toBe(201)
+      expect(created.body).toMatchObject({ name: "Projector", unitPriceMinorUnits: 20_000, retiredAt: null })
+      const productId = created.body.id as string
+      const invalid = await adminCall(url(`/api/booking/add-on-products/${productId}`), session, {
+        method: "PUT",
+        body: { ...product, maxQuantityPerLine: 0, cutOff: { daysBefore: 1, time: "25:00" } }
+      })
+      expect(invalid.body.issues.map((issue: { path: string }) => issue.path)).toEqual(["/maxQuantityPerLine", "/cutOff/time"])
+      const euro = await adminCall(url(`/api/booking/add-on-products/${productId}`), session, { method: "PUT", body: { ...product, currency: "EUR" } })
+      expect(euro.status).toBe(200)
+      expect(await app.run(auditCount(org.organizationId, "booking.add_on_product.save"))).toBe(before + 2)
+      expect((await adminCall(url(`/api/booking/add-on-products/${productId}/setup`), session)).body).toEqual({ ...product, currency: "EUR" })
+
+      const offerEuro = await adminCall(url(`/api/booking/resources/${fixture.room.id}/add-on-products`), session, {
+        method: "PUT",
+        body: { addOnProductIds: [productId] }
+      })
+      expect(offerEuro.status).toBe(400)
+      expect(offerEuro.body.code).toBe("BOOKING_RESOURCE_CURRENCY_MISMATCH")
+      await adminCall(url(`/api/booking/add-on-products/${productId}`), session, { method: "PUT", body: product })
+      const offered = await adminCall(url(`/api/booking/resources/${fixture.room.id}/add-on-products`), session, {
+        method: "PUT",
+        body: { addOnProductIds: [productId] }
+      })
+      expect(offered.status).toBe(200)
+      expect(offered.body.addOnProducts.map((offer: { id: string }) => offer.id)).toEqual([productId])
+      expect(await app.run(auditCount(org.organizationId, "booking.resource.offer_add_ons"))).toBeGreaterThan(0)
+      const sold = await call(`${app.apiUrl}/v1/booking/resources/${fixture.room.id}/add-on-products`, { token: bookingToken })
+      expect(sold.body.items.map((item: { id: string }) => item.id)).toEqual([productId])
+    })
   })
 })

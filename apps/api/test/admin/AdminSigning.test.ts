@@ -58,6 +58,43 @@ describe.each(TestDatabase.kinds())("the console's signing on %s", (kind) => {
     expect((await adminCall(url(`/api/signing-attempts/${prepared.body.id}`), otherSession)).status).toBe(404)
   })
 
+  it("downloads an attempt's contract PDF, and its signed PDF once signed, only for the attempt's organization", async () => {
+    const contractId = await app.run(SigningFixtures.contract(org))
+    const attempt = await app.run(SigningFixtures.prepared(org, contractId))
+    const download = async (kind: "contract" | "signed", as: Session | null = session) => {
+      const response = await fetch(url(`/api/signing-attempts/${attempt.id}/${kind}-pdf`), {
+        headers: as === null ? {} : { cookie: as.cookie }
+      })
+      return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
+    }
+    const contractPdf = await download("contract")
+    expect(contractPdf.status).toBe(200)
+    expect(contractPdf.headers.get("content-type")).toBe("application/pdf")
+    expect(contractPdf.headers.get("content-disposition")).toMatch(/^attachment; filename="Contract /)
+    expect(new TextDecoder().decode(contractPdf.bytes.slice(0, 5))).toBe("%PDF-")
+    const notYet = await download("signed")
+    expect(notYet.status).toBe(404)
+
+    const signedBytes = SigningFixtures.pdfBytes(`signed ${attempt.id}`)
+    await SigningFixtures.signedOverHttp(app.apiUrl, signingToken, attempt.id, signedBytes)
+    const auditBefore = await app.run(auditCount(org.organizationId))
+    const signedPdf = await download("signed")
+    expect(signedPdf.status).toBe(200)
+    expect(signedPdf.headers.get("content-type")).toBe("application/pdf")
+    expect(signedPdf.headers.get("cache-control")).toBe("no-store")
+    expect(Buffer.from(signedPdf.bytes).equals(Buffer.from(signedBytes))).toBe(true)
+    expect(await app.run(auditCount(org.organizationId))).toBe(auditBefore) // a read changes nothing
+
+    for (const kind of ["contract", "signed"] as const) {
+      const foreign = await download(kind, otherSession)
+      expect(foreign.status).toBe(404)
+      expect(foreign.headers.get("content-type")).toContain("application/problem+json")
+      expect((await download(kind, null)).status).toBe(401)
+    }
+    const unknown = await adminCall(url("/api/signing-attempts/00000000-0000-4000-8000-000000000000/signed-pdf"), session)
+    expect(unknown.status).toBe(404)
+  })
+
   it("answers the service's input issues as VALIDATION_FAILED, and another organization's contract as 404", async () => {
     const contractId = await app.run(SigningFixtures.contract(org))
     const invalid = await adminCall(url(`/api/contracts/${contractId}/signing-attempts`), session, {

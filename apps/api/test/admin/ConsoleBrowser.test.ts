@@ -11,6 +11,7 @@ import * as Db from "@propline/db/Db"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { readFile } from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEMO_IDS } from "../../src/demo/DemoIds.js"
@@ -22,6 +23,7 @@ import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
 import * as Fixtures from "../support/Fixtures.js"
 import * as SigningFixtures from "../support/SigningFixtures.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
+import { assertionClaims, installationTokenBody, type KeyPair, newKeyPair, signAssertion } from "../identity/ConnectorFixtures.js"
 
 const executablePath = chromiumPath()
 
@@ -41,6 +43,20 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await page.getByLabel("E-mail address").fill(me.email)
     await page.getByLabel("Password").fill(password)
     await page.getByRole("button", { name: "Sign in" }).click()
+  }
+
+  /** Signs out (when signed in) and signs in as a new operator of `organizationId`. */
+  const switchOperator = async (organizationId: string) => {
+    me = await app.run(operator(organizationId))
+    await page.goto(app.adminUrl)
+    const signOut = page.getByRole("button", { name: "Sign out" })
+    await expect.poll(async () => (await signOut.isVisible()) || (await page.getByRole("heading", { name: "Sign in" }).isVisible())).toBe(true)
+    if (await signOut.isVisible()) {
+      await signOut.click()
+      await expect.poll(() => page.getByText("You are signed out.").isVisible()).toBe(true)
+    }
+    await signIn(me.password)
+    await expect.poll(() => h1("Organization").isVisible()).toBe(true)
   }
 
   beforeAll(async () => {
@@ -175,6 +191,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/contracts", "Contracts"],
     ["/applications", "Applications"],
     ["/applications/new", "New Application"],
+    ["/connector-apps", "Connector apps"],
+    ["/connector-apps/new", "Register a connector app"],
     ["/billing", "Billing overview"],
     ["/billing/invoice-runs", "Invoice runs"],
     ["/billing/invoices", "Invoices"],
@@ -184,6 +202,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/booking/requests", "Booking requests"],
     ["/booking/resources", "Resources"],
     ["/booking/add-on-products", "Add-on products"],
+    ["/booking/resources/new", "New resource"],
+    ["/booking/add-on-products/new", "New add-on product"],
     ["/audit-log", "Audit log"]
   ]
 
@@ -340,5 +360,125 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     )
     expect(approved).toHaveLength(1)
     expect(queue.body.items.map((item: { id: string }) => item.id)).toContain(approved[0]!.id)
+  })
+
+  it("downloads the signed PDF of a signed attempt from the contract's page", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Hammarby Signerat AB" }))
+    const contractId = await app.run(SigningFixtures.contract(org))
+    const attempt = await app.run(SigningFixtures.prepared(org, contractId))
+    const esign = await app.run(Fixtures.application(org, { roles: ["signing"] }))
+    const signedBytes = SigningFixtures.pdfBytes(`browser ${attempt.id}`)
+    await SigningFixtures.signedOverHttp(app.apiUrl, await token(app.authUrl, esign.clientId, esign.secret), attempt.id, signedBytes)
+    await switchOperator(org.organizationId)
+
+    await page.goto(`${app.adminUrl}/contracts/${contractId}`)
+    await expect.poll(() => page.getByRole("region", { name: "Signing attempts" }).locator(".status").first().textContent()).toBe("signed")
+    await page.screenshot({ path: path.join(shots, "contract-signed-1280.png"), fullPage: true })
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Signed PDF/ }).click()])
+    const saved = path.join(shots, "..", `signed-${attempt.id}.pdf`)
+    await download.saveAs(saved)
+    const bytes = await readFile(saved)
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-")
+    expect(bytes.equals(Buffer.from(signedBytes))).toBe(true)
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/)
+  })
+
+  it("sets up a resource with a price rule (the service's issue shown beside its field), lets an Application sell it, and the public API lists it", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Söder Skrivbord AB" }))
+    const seller = await app.run(Fixtures.application(org, { roles: ["booking"] }))
+    await switchOperator(org.organizationId)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Resources" }).click()
+    await page.getByRole("link", { name: "New resource" }).click()
+    await expect.poll(() => h1("New resource").isVisible()).toBe(true)
+    await page.getByLabel("Name", { exact: true }).first().fill("Fönsterplats 4")
+    await page.getByLabel("Kind").selectOption("desk")
+    await page.getByLabel("Operational context").selectOption({ label: "Kungsholmen (property)" })
+    const rule = page.getByRole("group", { name: "Price rule 1" })
+    await rule.getByLabel(/^Net price/).fill("-5")
+    await page.getByRole("button", { name: "Create resource" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Some fields need attention.")
+    await expect.poll(() => rule.locator(".field-error").first().textContent()).toContain("must be an integer from 0")
+    expect(await rule.getByLabel(/^Net price/).getAttribute("aria-invalid")).toBe("true")
+    await page.screenshot({ path: path.join(shots, "new-resource-invalid.png"), fullPage: true })
+
+    await rule.getByLabel(/^Net price/).fill("125")
+    await page.getByRole("button", { name: "Create resource" }).click()
+    await expect.poll(() => h1("Fönsterplats 4").isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole("region", { name: "Price rules" }).getByText("Hourly").isVisible()).toBe(true)
+    await page.getByLabel("Let an Application sell it").selectOption(seller.id)
+    await page.getByRole("button", { name: "Allow" }).click()
+    await expect.poll(() => page.getByText(`(${seller.clientId})`).isVisible()).toBe(true)
+    await page.screenshot({ path: path.join(shots, "resource-set-up-1280.png"), fullPage: true })
+
+    const resourceId = page.url().split("/").pop()!
+    const sellerToken = await token(app.authUrl, seller.clientId, seller.secret)
+    const sold = await call(`${app.apiUrl}/v1/booking/resources?limit=100`, { token: sellerToken })
+    expect(sold.status).toBe(200)
+    const listed = sold.body.items.find((item: { id: string }) => item.id === resourceId)
+    expect(listed).toMatchObject({ name: "Fönsterplats 4", kind: "desk" })
+
+    // Editing the setup round-trips the form: a new name reaches the public API too.
+    await page.getByRole("link", { name: "Edit the setup" }).click()
+    await expect.poll(() => h1("Set up Fönsterplats 4").isVisible()).toBe(true)
+    await page.getByLabel("Name", { exact: true }).first().fill("Fönsterplats 4A")
+    await page.getByRole("button", { name: "Save the setup" }).click()
+    await expect.poll(() => h1("Fönsterplats 4A").isVisible()).toBe(true)
+    const renamed = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: sellerToken })
+    expect(renamed.body.name).toBe("Fönsterplats 4A")
+  })
+
+  it("registers a connector app, installs it, and its installation obtains a token; adds a key, suspends the installation", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Årsta Integration AB" }))
+    await switchOperator(org.organizationId)
+    const appId = `browser-${randomUUID().slice(0, 8)}`
+    const key = await Effect.runPromise(newKeyPair())
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connector apps" }).click()
+    await expect.poll(() => h1("Connector apps").isVisible()).toBe(true)
+    await page.getByRole("link", { name: "Register a connector app" }).click()
+    await page.getByLabel("App id").fill(appId)
+    await page.getByLabel("Name").fill("Browser ERP connector")
+    await page.getByLabel("Setup URL").fill("http://erp.example.com/setup")
+    await page.getByLabel("Public key (JWK)").fill(JSON.stringify(key.publicJwk))
+    await page.getByRole("button", { name: "Register the app" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("The connector app's details break a rule")
+    await expect.poll(() => page.locator(".field-invalid").getByText(/https/).first().isVisible()).toBe(true)
+    expect(await page.getByLabel("Setup URL").getAttribute("aria-invalid")).toBe("true")
+    await page.screenshot({ path: path.join(shots, "connector-app-invalid.png"), fullPage: true })
+
+    await page.getByLabel("Setup URL").fill("https://erp.example.com/setup")
+    await page.getByRole("button", { name: "Register the app" }).click()
+    await expect.poll(() => h1("Browser ERP connector").isVisible()).toBe(true)
+    await page.getByLabel(/Billing —/).check()
+    await page.getByLabel(/Årsta Integration AB/).check()
+    await page.getByRole("button", { name: "Install" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("active")
+    const installationId = (await page.locator(".facts code").nth(1).textContent()) ?? ""
+
+    const endpoint = `${app.authUrl}/oauth/token`
+    const tokenWith = async (signer: KeyPair) => {
+      const assertion = await Effect.runPromise(signAssertion(signer, assertionClaims(appId, endpoint, Math.floor(Date.now() / 1000))))
+      const response = await fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: installationTokenBody(assertion, installationId)
+      })
+      return response.status
+    }
+    expect(await tokenWith(key)).toBe(200)
+
+    const second = await Effect.runPromise(newKeyPair())
+    await page.getByText("Add a key").click()
+    await page.getByLabel("Public key (JWK)").fill(JSON.stringify(second.publicJwk))
+    await page.getByRole("button", { name: "Add the key" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Public keys" }).getByText(second.kid, { exact: true }).isVisible()).toBe(true)
+    expect(await tokenWith(second)).toBe(200)
+    await page.screenshot({ path: path.join(shots, "connector-app-1280.png"), fullPage: true })
+
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Suspend" }).click()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("suspended")
+    expect(await tokenWith(second)).toBe(400)
   })
 })

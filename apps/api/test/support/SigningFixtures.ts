@@ -5,7 +5,7 @@
 import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import { sql } from "kysely"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { SigningAttemptRepository } from "../../src/signing/SigningAttemptRepository.js"
 import { type Operator, SigningOperatorService } from "../../src/signing/SigningOperatorService.js"
 import type { OrganizationFixture } from "./Fixtures.js"
@@ -172,3 +172,33 @@ export const eventsOf = (attemptId: string) =>
     Effect.orDie,
     Effect.map((rows) => rows.map((row) => row.type))
   )
+
+/** A small PDF whose bytes name `text` (it passes the upload's checks: header, size, digest). */
+export const pdfBytes = (text = "signed") =>
+  new TextEncoder().encode(`%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n% ${text}\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`)
+
+/**
+ * The e-signing system's reports over HTTP for a queued attempt: `started`, the signed PDF uploaded to its address,
+ * and `signed`. Throws unless each answers as the spec says.
+ */
+export const signedOverHttp = async (apiUrl: string, signingToken: string, attemptId: string, bytes: Uint8Array) => {
+  const report = async (outcome: string, body: unknown, want: number) => {
+    const response = await fetch(`${apiUrl}/v1/crm/signing-attempts/${attemptId}/${outcome}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${signingToken}`, "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+    const answer = (await response.json()) as Record<string, unknown>
+    if (response.status !== want) throw new Error(`${outcome}: ${response.status} ${JSON.stringify(answer)}`)
+    return answer
+  }
+  await report("started", { providerDocumentId: `doc-${attemptId}` }, 201)
+  const address = (await report(
+    "signed-document-upload",
+    { sizeBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") },
+    201
+  )) as { id: string; url: string; headers: Record<string, string> }
+  const put = await fetch(address.url, { method: "PUT", headers: address.headers, body: bytes })
+  if (put.status !== 201) throw new Error(`upload: ${put.status} ${await put.text()}`)
+  await report("signed", { uploadId: address.id }, 201)
+}

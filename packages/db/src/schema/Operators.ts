@@ -36,3 +36,13 @@ export interface OperatorSignInThrottleTable {
   windowStart: Date
   failureCount: number
 }
+
+/**
+ * `connector_app_publishers`: the organization whose operator registered a connector app in the console; only its
+ * operators change the app's keys. An app registered otherwise has no row.
+ */
+export interface ConnectorAppPublisherTable {
+  readonly appId: string
+  readonly organizationId: string
+  readonly createdAt: Date
+}

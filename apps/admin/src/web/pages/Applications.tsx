@@ -126,7 +126,7 @@ const toggled = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
 }
 
 /** Roles and granted contexts being edited; `grant()` gives them in the order the API expects. */
-const useGrant = (initial: { readonly roles: ReadonlyArray<string>; readonly contextIds: ReadonlyArray<string> }) => {
+export const useGrant = (initial: { readonly roles: ReadonlyArray<string>; readonly contextIds: ReadonlyArray<string> }) => {
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
   const [roles, setRoles] = useState<ReadonlySet<string>>(() => new Set(initial.roles))
   const [contextIds, setContextIds] = useState<ReadonlySet<string>>(() => new Set(initial.contextIds))
@@ -144,12 +144,12 @@ const useGrant = (initial: { readonly roles: ReadonlyArray<string>; readonly con
   }
 }
 
-/** The roles and contexts fieldsets, each with its field's message. */
-const GrantFields = ({ grant, problem }: { readonly grant: ReturnType<typeof useGrant>; readonly problem: Problem | undefined }) => (
+/** The roles and contexts fieldsets, each with its field's message; `who` names whose tokens carry them. */
+export const GrantFields = ({ grant, problem, who = "the Application's" }: { readonly grant: ReturnType<typeof useGrant>; readonly problem: Problem | undefined; readonly who?: string }) => (
   <>
     <fieldset>
       <legend>Roles</legend>
-      <p className="hint">What the Application's tokens may do.</p>
+      <p className="hint">What {who} tokens may do.</p>
       <GroupError problem={problem} name="roles" />
       {ROLES.map(([role, label]) => (
         <label key={role} className="choice">

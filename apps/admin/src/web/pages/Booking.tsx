@@ -1,12 +1,14 @@
 /**
  * Booking: resources (opening hours, rules, price rules, add-ons), add-on products, and booking requests — the
  * ones waiting for approval first, then a week calendar per resource. Approve and decline are the booking service's.
+ * Setting resources and products up is in `BookingSetup.tsx`.
  */
 import type { BookingRequestView } from "../../Booking.js"
 import { call } from "../api.js"
 import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link, useLocation } from "../router.js"
 import { useAction, useLoad } from "../session.js"
+import { ResourceOffer } from "./BookingSetup.js"
 import { Empty, Facts, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useQuery } from "../ui.js"
 
 const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -17,6 +19,11 @@ const pick = <const A extends string>(values: ReadonlyArray<A>, value: string | 
 export const ResourcesPage = () => (
   <ListPage
     title="Resources"
+    actions={
+      <Link className="button" href="/booking/resources/new">
+        New resource
+      </Link>
+    }
     filters={[
       { name: "q", label: "Name" },
       { name: "kind", label: "Kind", options: [["room", "Room"], ["desk", "Desk"], ["parking", "Parking"]] },
@@ -64,8 +71,13 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
     title={(found) => found.resource.name}
     back={["/booking/resources", "All resources"]}
   >
-    {(found) => (
+    {(found, reload) => (
       <>
+        <div className="record-actions actions">
+          <Link className="button" href={`/booking/resources/${found.resource.id}/setup`}>
+            Edit the setup
+          </Link>
+        </div>
         <Facts
           items={[
             ["Kind", found.resource.kind],
@@ -122,6 +134,10 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
             </tr>
           ))}
         </Table>
+        <ResourceOffer key={`${found.addOnProducts.map((p) => p.id).join()} ${found.sellers.map((s) => s.id).join()}`} detail={found} onDone={reload} />
+        <p>
+          <Link href={`/audit-log?targetId=${found.resource.id}`}>Changes to this resource in the audit log</Link>
+        </p>
       </>
     )}
   </RecordPage>
@@ -130,13 +146,20 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
 export const AddOnProductsPage = () => (
   <ListPage
     title="Add-on products"
+    actions={
+      <Link className="button" href="/booking/add-on-products/new">
+        New add-on product
+      </Link>
+    }
     filters={[{ name: "q", label: "Name" }]}
     fetch={(query) => call((client) => client.booking.listAddOnProducts({ urlParams: { q: query["q"], cursor: query["cursor"] } }))}
     head={["Name", "Category", "Unit price", "VAT", "Lead time", "Sold"]}
     empty="No add-on product matches."
     row={(product) => (
       <tr key={product.id}>
-        <td>{product.name}</td>
+        <td>
+          <Link href={`/booking/add-on-products/${product.id}`}>{product.name}</Link>
+        </td>
         <td>{product.category}</td>
         <td className="number">{money(product.unitPriceMinorUnits, product.currency)}</td>
         <td>{percent(product.vatRateBasisPoints)}</td>

@@ -1,9 +1,11 @@
 /**
  * A contract's signing: its attempts (status, parties, outcome) and the form that prepares a new one — the signing
  * service renders the contract as the PDF to sign and puts the attempt on the signing queue — and asking for the
- * withdrawal of a live attempt.
+ * withdrawal of a live attempt; each attempt's PDFs download from the admin API (the contract as sent, and the
+ * signed PDF once it is signed).
  */
 import { type FormEvent, useState } from "react"
+import { pdfPath } from "../../Signing.js"
 import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { useAction, useLoad } from "../session.js"
@@ -40,8 +42,8 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
       {attempts.load._tag === "loading" ? <Loading /> : null}
       {attempts.load._tag === "failed" ? <ProblemNotice problem={attempts.load.problem} /> : null}
       {attempts.load._tag === "loaded" ? (
-        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", ""]}>
-          {attempts.load.value.items.length === 0 ? <Empty columns={6} text="Never sent for signing." /> : null}
+        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", "PDF", ""]}>
+          {attempts.load.value.items.length === 0 ? <Empty columns={7} text="Never sent for signing." /> : null}
           {attempts.load.value.items.map((attempt) => (
             <tr key={attempt.id}>
               <td>{attempt.title}</td>
@@ -52,6 +54,19 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
               <td>{attempt.parties.flatMap((party) => party.signers.map((signer) => `${signer.name} (${party.kind})`)).join(", ")}</td>
               <td>{dateTime(attempt.queuedAt)}</td>
               <td>{attempt.declineReason ?? attempt.failureReason ?? "—"}</td>
+              <td>
+                <div className="downloads">
+                  {/* Plain links: the browser downloads the attachment with the session cookie. */}
+                  <a href={pdfPath(attempt.id, "contract")} download>
+                    Contract PDF<span className="visually-hidden"> of {attempt.title}</span>
+                  </a>
+                  {attempt.status === "signed" ? (
+                    <a href={pdfPath(attempt.id, "signed")} download>
+                      Signed PDF<span className="visually-hidden"> of {attempt.title}</span>
+                    </a>
+                  ) : null}
+                </div>
+              </td>
               <td className="row-actions">
                 {LIVE.has(attempt.status) && attempt.withdrawalRequestedAt === null ? (
                   <button type="button" className="danger" onClick={() => withdraw(attempt.id)} disabled={action.busy}>
