@@ -3,7 +3,9 @@
  * installed into the demo organization with every role (`billing`, `signing`, `booking`, `integrations`) over its
  * root context, so the development environment can show the installation-token grant end to end.
  *
- * Its private key exists only in `DATA_DIR/demo-connector.json` (mode 0600):
+ * The demo seed registers the app (without a key) and installs it (`integrations/DemoIntegrations.ts`), so the
+ * billing configuration billing runs under exists before the demo's billing life is played; the first start gives
+ * the app its key. Its private key exists only in `DATA_DIR/demo-connector.json` (mode 0600):
  * `{"app_id","installation_id","private_jwk","auth_url","base_url"}`, `private_jwk` an ES256 JWK with `kid` and
  * `alg`. A file that still matches the database (the app's active key with that kid and those coordinates, the
  * active installation) is kept; otherwise a fresh key pair is made and added to the app, the installation made or
@@ -140,7 +142,10 @@ export const ensureDemoConnector = (input: {
       } else {
         const pair = yield* newKeyPair
         privateJwk = pair.privateJwk
-        if (activeKeys.length === 0) {
+        const registered = yield* Sql.query((db) =>
+          db.selectFrom("connectorApps").select("id").where("id", "=", DEMO_CONNECTOR_APP_ID).executeTakeFirst()
+        )
+        if (registered === undefined) {
           yield* apps.register(
             { appId: DEMO_CONNECTOR_APP_ID, name: DEMO_CONNECTOR_NAME, setupUrl: DEMO_CONNECTOR_SETUP_URL, keys: [pair.publicJwk] },
             SYSTEM_ACTOR
