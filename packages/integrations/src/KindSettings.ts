@@ -19,7 +19,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import type { IntegrationKind, Settings } from "./IntegrationConfiguration.js"
 import type { ConfigurationIssue } from "./IntegrationsRefusal.js"
-import { pointer, Text } from "./internal/text.js"
+import { pointer, Text, textProblem } from "./internal/text.js"
 
 /**
  * Settings of a `billing` configuration.
@@ -52,8 +52,10 @@ export const SigningSettings = Schema.Struct({
   documentExpiryDays: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 90)), { exact: true })
 }).annotations({ identifier: "SigningSettings" })
 
+// Text first (no control characters: a URL parser would quietly drop or encode them, and PostgreSQL can't store
+// U+0000 in jsonb), then an absolute https URL without credentials.
 const isHttpsUrl = (value: string) => {
-  if (value.length > 2000 || !URL.canParse(value)) return false
+  if (textProblem(value, 1, 2000) !== undefined || !URL.canParse(value)) return false
   const url = new URL(value)
   return url.protocol === "https:" && url.username === "" && url.password === ""
 }

@@ -42,6 +42,8 @@ describe("KindSettings.checkSettings", () => {
     ["booking", { websiteUrl: "http://book.example" }, ["/settings/websiteUrl"]],
     ["booking", { websiteUrl: "https://user:pw@book.example" }, ["/settings/websiteUrl"]],
     ["booking", { websiteUrl: `https://book.example/${"a".repeat(2000)}` }, ["/settings/websiteUrl"]],
+    ["booking", { websiteUrl: "https://book.example/\u0000" }, ["/settings/websiteUrl"]],
+    ["booking", { websiteUrl: "\u0001https://book.example/" }, ["/settings/websiteUrl"]],
     ["booking", { websiteUrl: "https://book.example", brandName: "   ", extra: 1 }, ["/settings/extra", "/settings/brandName"]]
   ] as const)("refuses %s settings %j at %j", (kind, settings, expected) => {
     expect(paths(kind, settings)).toStrictEqual(expected)

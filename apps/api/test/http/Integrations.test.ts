@@ -440,7 +440,9 @@ describe.each(TestDatabase.kinds())("integrations over HTTP on %s", (kind) => {
       ["an unknown setting", "signing", { settings: { signatureMethods: ["mitid"], colour: "blue" } }, ["/settings/colour"]],
       ["a gate signing does not have", "signing", { declaredGates: ["verification"], settings: { signatureMethods: ["mitid"] } }, ["/declaredGates/0"]],
       ["a billing gate declared twice", "billing", { declaredGates: ["verification", "verification"] }, ["/declaredGates/1"]],
-      ["an http website", "booking", { settings: { websiteUrl: "http://book.example" } }, ["/settings/websiteUrl"]]
+      ["an http website", "booking", { settings: { websiteUrl: "http://book.example" } }, ["/settings/websiteUrl"]],
+      ["a website with U+0000 (jsonb can't store it)", "booking", { settings: { websiteUrl: "https://book.example/\u0000" } }, ["/settings/websiteUrl"]],
+      ["a setting named with U+0000", "billing", { settings: { "\u0000": "x" } }, ["/settings/\u0000"]]
     ] as const)("refuses %s with 400 INTEGRATIONS_CONFIGURATION_INVALID and its issues, changing nothing", async (_, kind, body, paths) => {
       const id = await connecting({ kind, contextIds: [org.otherPropertyId] })
       const before = await counts()
