@@ -21,6 +21,8 @@ import { BookingService } from "./booking/BookingService.js"
 import { CustomerRegisterLive } from "./booking/CompanyRegistry.js"
 import { ContextService } from "./contexts/ContextService.js"
 import { OperationalContextHandlers } from "./contexts/OperationalContextHandlers.js"
+import { IntegrationHandlers } from "./integrations/IntegrationHandlers.js"
+import { IntegrationService } from "./integrations/IntegrationService.js"
 import { AuthenticationLive } from "./platform/Authentication.js"
 import { ProblemsMiddleware } from "./platform/Problems.js"
 import { JsonBodyLive, RolesLive } from "./platform/RequestAdmission.js"
@@ -120,8 +122,9 @@ const bearerChallenge = HttpMiddleware.make((app) =>
  * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerifier.
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
-  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers]),
+  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers, IntegrationHandlers]),
   Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default, SigningService.Default]),
+  Layer.provide(IntegrationService.Default),
   Layer.provide(CustomerRegisterLive),
   Layer.provide([AuthenticationLive, JsonBodyLive, RolesLive, ProblemsMiddleware])
 )

@@ -31,6 +31,30 @@ export const parseCredentials = (value: unknown): Credentials => {
   return record as unknown as Credentials
 }
 
+/**
+ * An installed connector's file (DATA_DIR/demo-connector.json): its app, installation and ES256 private JWK, and a
+ * connection reference issued at the deployment's start (10 minutes, once). The integrations scenarios need it.
+ */
+export interface ConnectorFile {
+  readonly app_id: string
+  readonly installation_id: string
+  readonly private_jwk: { readonly kid: string } & Record<string, unknown>
+  readonly auth_url: string
+  readonly base_url: string
+  readonly connection_reference?: string
+}
+
+/** Reads and checks a connector file's object. */
+export const parseConnector = (value: unknown): ConnectorFile => {
+  if (typeof value !== "object" || value === null) throw new Error("the connector file is not a JSON object")
+  const record = value as Record<string, unknown>
+  for (const key of ["app_id", "installation_id", "auth_url", "base_url"]) {
+    if (typeof record[key] !== "string" || record[key] === "") throw new Error(`the connector file lacks "${key}"`)
+  }
+  if (typeof field(record["private_jwk"], "kid") !== "string") throw new Error('the connector file lacks "private_jwk"')
+  return record as unknown as ConnectorFile
+}
+
 export type Verdict = "PASS" | "FAIL" | "SKIP"
 
 export interface Outcome {
@@ -42,6 +66,8 @@ export interface Outcome {
 /** What one run shares between its scenarios, in order. */
 export interface Context {
   readonly credentials: Credentials
+  /** The installed connector, when its file was found: the integrations scenarios skip without it. */
+  readonly connector: ConnectorFile | undefined
   /** Unique per run: makes every externalReference of the run unique in the organization. */
   readonly runId: string
   /** Requests this run sent to the token endpoint (the demo client may send 60 a minute). */
@@ -57,11 +83,16 @@ export interface Context {
     reportedInvoiceId?: string
     /** An invoice this run reported sent, with its externalReference, for the settlement scenarios. */
     sent?: { readonly invoiceId: string; readonly externalReference: string; readonly total: number }
+    /** The connector's installation token (not counted in `tokenRequests`: another client's). */
+    installationToken?: Promise<string>
+    /** The configuration this run's redeem made `connecting`, for the ready and failed scenarios. */
+    redeemed?: { readonly id: string; readonly kind: "billing" | "signing" | "booking" }
   }
 }
 
-export const makeContext = (credentials: Credentials): Context => ({
+export const makeContext = (credentials: Credentials, connector?: ConnectorFile): Context => ({
   credentials,
+  connector,
   runId: `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`,
   tokenRequests: 0,
   state: { materialInvoiced: new Set() }
@@ -243,9 +274,10 @@ export const runScenario = async (scenario: Scenario, context: Context): Promise
 export const runAll = async (
   scenarios: ReadonlyArray<Scenario>,
   credentials: Credentials,
-  onOutcome: (outcome: Outcome) => void = () => {}
+  onOutcome: (outcome: Outcome) => void = () => {},
+  connector?: ConnectorFile
 ): Promise<{ readonly outcomes: ReadonlyArray<Outcome>; readonly tokenRequests: number }> => {
-  const context = makeContext(credentials)
+  const context = makeContext(credentials, connector)
   const outcomes: Array<Outcome> = []
   for (const scenario of scenarios) {
     const outcome = await runScenario(scenario, context)

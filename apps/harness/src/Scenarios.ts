@@ -18,11 +18,14 @@ import { erpScenarios } from "./scenarios/erp.js"
 import { erpSettlementScenarios } from "./scenarios/erpSettlement.js"
 import { esignScenarios } from "./scenarios/esign.js"
 import { identityScenarios } from "./scenarios/identity.js"
+import { integrationsScenarios } from "./scenarios/integrations.js"
 
 /** Every scenario, in the order they run (later ones use what earlier ones did). */
 export const scenarios: ReadonlyArray<Scenario> = [
   ...identityScenarios,
   ...commonScenarios,
+  // Early: the connection reference they redeem works 10 minutes after the deployment started.
+  ...integrationsScenarios,
   ...erpScenarios,
   ...erpSettlementScenarios,
   ...bookingScenarios,

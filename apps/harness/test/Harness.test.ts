@@ -7,7 +7,7 @@ import * as TestDatabase from "@propline/db/TestDatabase"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Context, makeContext, runScenario } from "../src/Harness.js"
+import { type Context, makeContext, parseConnector, runScenario } from "../src/Harness.js"
 import { scenarios } from "../src/Scenarios.js"
 import { type StartedProduct, startProduct } from "../src/StartedProduct.js"
 
@@ -24,7 +24,8 @@ describe(`the harness against the started product on ${kind}`, () => {
     product = await startProduct(
       database.config._tag === "postgres" ? { databaseUrl: database.config.connectionString } : {}
     )
-    context = makeContext(product.credentials)
+    const connector = parseConnector(JSON.parse(readFileSync(join(product.dataDir, "demo-connector.json"), "utf8")))
+    context = makeContext(product.credentials, connector)
   }, 300_000)
 
   afterAll(async () => {

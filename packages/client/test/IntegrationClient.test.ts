@@ -8,7 +8,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { Authentication, Principal } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
-import { BillingRole, BookingRole, SigningRole } from "@propline/contract/Roles"
+import { BillingRole, BookingRole, IntegrationsRole, SigningRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
 import { Effect, Layer, Redacted, TestClock } from "effect"
 import * as IntegrationClient from "../src/IntegrationClient.js"
@@ -135,6 +135,39 @@ const SigningTest = HttpApiBuilder.group(IntegrationApi, "crm", (handlers) =>
     .handle("failed", () => Effect.fail(problem.badRequest("CRM_SIGNING_ATTEMPT_ENDED", "ended")))
 )
 
+const configurationId = "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"
+const configurationJson = {
+  id: configurationId,
+  organizationId,
+  installationId: organizationId,
+  appId: "acme-erp",
+  kind: "billing" as const,
+  status: "connecting" as const,
+  operationalContextIds: [organizationId],
+  declaredGates: [],
+  createdAt: new Date("2026-11-01T08:00:00.000Z"),
+  connectedAt: new Date("2026-11-01T09:00:00.000Z"),
+  updatedAt: new Date("2026-11-01T09:00:00.000Z")
+}
+
+const IntegrationsTest = HttpApiBuilder.group(IntegrationApi, "integrations", (handlers) =>
+  handlers
+    .handle("listConfigurations", () => Effect.succeed({ items: [configurationJson as never], nextCursor: null }))
+    .handle("redeemConnectionReference", ({ payload }) =>
+      payload.connectionReference === "icr_good"
+        ? Effect.succeed(configurationJson as never)
+        : Effect.fail(problem.badRequest("INTEGRATIONS_CONNECTION_REFERENCE_INVALID", "not valid"))
+    )
+    .handle("reportReady", ({ payload }) =>
+      Effect.fail(
+        problem.badRequest("INTEGRATIONS_CONFIGURATION_INVALID", "see issues", [
+          { path: "/declaredGates/0", message: `is not a gate: ${payload.declaredGates?.[0] ?? ""}` }
+        ])
+      )
+    )
+    .handle("reportFailed", () => Effect.fail(problem.notFound("no such configuration", "INTEGRATIONS_CONFIGURATION_NOT_FOUND")))
+)
+
 const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
 )
@@ -142,12 +175,13 @@ const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts",
 const server = HttpApiBuilder.toWebHandler(
   Layer.mergeAll(
     HttpApiBuilder.api(IntegrationApi).pipe(
-      Layer.provide([BillingTest, BookingTest, SigningTest, ContextsTest]),
+      Layer.provide([BillingTest, BookingTest, SigningTest, IntegrationsTest, ContextsTest]),
       Layer.provide([
         AuthenticationTest,
         Layer.succeed(BillingRole, Effect.void),
         Layer.succeed(BookingRole, Effect.void),
         Layer.succeed(SigningRole, Effect.void),
+        Layer.succeed(IntegrationsRole, Effect.void),
         Layer.succeed(JsonBody, Effect.void)
       ])
     ),
@@ -235,6 +269,34 @@ describe("IntegrationClient", () => {
       const queue = yield* api.billing.getWithdrawalQueue({ urlParams: {} })
       expect(queue.items[0]?.deletedAt).toBeInstanceOf(Date)
       expect(queue.items[0]?.status).toBe("pending")
+    })
+  )
+
+  it.effect("reaches the integrations operations: the configuration decoded, INTEGRATIONS_* problems with issues and codes", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const redeemed = yield* api.integrations.redeemConnectionReference({ payload: { connectionReference: "icr_good" } })
+      expect(redeemed).toMatchObject({ id: configurationId, kind: "billing", status: "connecting" })
+      expect(redeemed.connectedAt).toBeInstanceOf(Date)
+      const refused = yield* Effect.flip(api.integrations.redeemConnectionReference({ payload: { connectionReference: "icr_old" } }))
+      expect(refused).toMatchObject({ status: 400, code: "INTEGRATIONS_CONNECTION_REFERENCE_INVALID" })
+      const page = yield* api.integrations.listConfigurations({ urlParams: { limit: 10 } })
+      expect(page.items.map((item) => item.appId)).toEqual(["acme-erp"])
+      const invalid = yield* Effect.flip(
+        api.integrations.reportReady({
+          path: { configurationId: configurationId as never },
+          payload: { externalAccount: { id: "1", name: "Acme" }, declaredGates: ["approval"] }
+        })
+      )
+      expect(invalid).toMatchObject({
+        status: 400,
+        code: "INTEGRATIONS_CONFIGURATION_INVALID",
+        issues: [{ path: "/declaredGates/0", message: "is not a gate: approval" }]
+      })
+      const missing = yield* Effect.flip(
+        api.integrations.reportFailed({ path: { configurationId: configurationId as never }, payload: { reason: "x" } })
+      )
+      expect(missing).toMatchObject({ status: 404, code: "INTEGRATIONS_CONFIGURATION_NOT_FOUND" })
     })
   )
 

@@ -6,6 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
+import { IntegrationsGroup } from "./Integrations.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { SigningGroup } from "./Signing.js"
@@ -33,7 +34,8 @@ Conventions (where the specification says "not shown", these are this service's 
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
   \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
   token's contexts.
-- Reports that move a record to another state (pass, reject, report-failed, the signing outcomes) answer 201 with
+- Reports that move a record to another state (pass, reject, report-failed, the signing outcomes, an integration
+  configuration's ready and failed) answer 201 with
   the record and are refused with 400 and the status code when repeated. Every POST takes a JSON body (\`{}\` when
   an operation needs no fields).
 - Lists and queues take \`limit\` (decimal digits, 1 to 100, default 50) and an opaque \`cursor\`, and answer
@@ -47,6 +49,7 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(BillingGroup)
   .add(BookingGroup)
   .add(SigningGroup)
+  .add(IntegrationsGroup)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

@@ -94,7 +94,16 @@ const make = <S extends keyof typeof titles>(status: S, options: Options) => ({
 
 /** Constructors with the fixed members filled in. */
 export const problem = {
-  badRequest: (code: ErrorCodeValue, detail: string) => new BadRequest(make(400, { code, detail })),
+  /** A rule's refusal; `issues` when it names failing fields, as `INTEGRATIONS_CONFIGURATION_INVALID` does. */
+  badRequest: (
+    code: ErrorCodeValue,
+    detail: string,
+    issues?: ReadonlyArray<{ readonly path: string; readonly message: string }>
+  ) =>
+    new BadRequest({
+      ...make(400, { code, detail }),
+      ...(issues === undefined ? {} : { issues: issues.map((issue) => new ValidationIssue(issue)) })
+    }),
   validationFailed: (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>, detail?: string) =>
     new BadRequest({
       ...make(400, { code: "VALIDATION_FAILED", detail: detail ?? "The request is not valid; see issues." }),
@@ -102,7 +111,9 @@ export const problem = {
     }),
   unauthorized: (detail: string) => new Unauthorized(make(401, { detail })),
   forbidden: (detail: string) => new Forbidden(make(403, { detail })),
-  notFound: (detail: string) => new NotFound(make(404, { detail })),
+  /** 404; `code` when the operation names what was not found (`INTEGRATIONS_CONFIGURATION_NOT_FOUND`). */
+  notFound: (detail: string, code?: ErrorCodeValue) =>
+    new NotFound(make(404, code === undefined ? { detail } : { detail, code })),
   conflict: (code: ErrorCodeValue, detail: string) => new Conflict(make(409, { code, detail })),
   payloadTooLarge: (detail: string) => new PayloadTooLarge(make(413, { detail })),
   internal: (detail: string) => new InternalServerError(make(500, { detail }))

@@ -10,6 +10,7 @@ import {
   ReportPaymentRequest,
   ReportSentRequest
 } from "../src/Billing.js"
+import { IntegrationFailedRequest, ReadyRequest, RedeemConnectionReferenceRequest } from "../src/Integrations.js"
 import { openApiDocument } from "../src/OpenApiDocument.js"
 import { PageParams } from "../src/Page.js"
 import { problem } from "../src/Problem.js"
@@ -42,6 +43,7 @@ describe("openApiDocument", () => {
       "GET /v1/booking/resources/{resourceId}/availability",
       "GET /v1/crm/signing-queue",
       "GET /v1/crm/withdrawal-queue",
+      "GET /v1/integrations/configurations",
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
@@ -62,7 +64,10 @@ describe("openApiDocument", () => {
       "POST /v1/crm/signing-attempts/{attemptId}/signed",
       "POST /v1/crm/signing-attempts/{attemptId}/signed-document-upload",
       "POST /v1/crm/signing-attempts/{attemptId}/started",
-      "POST /v1/crm/signing-attempts/{attemptId}/withdrawn"
+      "POST /v1/crm/signing-attempts/{attemptId}/withdrawn",
+      "POST /v1/integrations/configurations/{configurationId}/failed",
+      "POST /v1/integrations/configurations/{configurationId}/ready",
+      "POST /v1/integrations/connection-references/redeem"
     ])
     for (const { operation } of operations) {
       expect(operation.security).toEqual([{ bearer: [] }])
@@ -79,6 +84,35 @@ describe("openApiDocument", () => {
       expect(operation?.responses["201"]).toBeDefined()
       expect(operation?.responses["404"]).toBeDefined()
     }
+  })
+
+  it("documents the integrations operations with their statuses and codes (spec 4.2, decisions 8)", () => {
+    type Operation = { description?: string; responses: Record<string, unknown> }
+    const operation = (path: string) => document.paths[path]?.["post"] as unknown as Operation
+    const redeem = operation("/v1/integrations/connection-references/redeem")
+    const ready = operation("/v1/integrations/configurations/{configurationId}/ready")
+    const failed = operation("/v1/integrations/configurations/{configurationId}/failed")
+    expect(Object.keys(redeem.responses).sort()).toEqual(["201", "400", "401", "403", "413", "500"])
+    expect(Object.keys(ready.responses).sort()).toEqual(["201", "400", "401", "403", "404", "409", "413", "500"])
+    expect(Object.keys(failed.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413", "500"])
+    expect(redeem.description).toContain("INTEGRATIONS_CONNECTION_REFERENCE_INVALID")
+    for (const code of [
+      "INTEGRATIONS_CONFIGURATION_INVALID",
+      "INTEGRATIONS_CONNECTION_NOT_SUPPORTED",
+      "INTEGRATIONS_POINT_ALREADY_FILLED",
+      "INTEGRATIONS_CONFIGURATION_NOT_FOUND"
+    ]) {
+      expect(ready.description).toContain(code)
+    }
+    expect(failed.description).toContain("INTEGRATIONS_CONNECTION_NOT_SUPPORTED")
+    expect(failed.description).toContain("INTEGRATIONS_CONFIGURATION_NOT_FOUND")
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["IntegrationConfiguration", "IntegrationConfigurationPage", "ReadyRequest"])
+    )
+    // The choice the specification leaves open: only billing is gated by its configuration.
+    expect(JSON.stringify(document.components.schemas["IntegrationConfiguration"])).toContain(
+      "The signing and booking operations are not gated"
+    )
   })
 
   it("leaves out the platform's generic decode error", () => {
@@ -190,5 +224,44 @@ describe("problem (spec 2.3)", () => {
     const validation = problem.validationFailed([{ path: "/reason", message: "too long" }])
     expect(validation.code).toBe("VALIDATION_FAILED")
     expect(validation.issues?.map((i) => ({ ...i }))).toEqual([{ path: "/reason", message: "too long" }])
+  })
+})
+
+describe("integrations request bodies (spec 4.2, 8)", () => {
+  const paths = (result: Either.Either<unknown, ParseResult.ParseError>) =>
+    Either.isLeft(result)
+      ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((issue) => `/${issue.path.join("/")}`)
+      : []
+  const decodeReady = Schema.decodeUnknownEither(ReadyRequest, { errors: "all" })
+  const decodeFailed = Schema.decodeUnknownEither(IntegrationFailedRequest)
+  const decodeRedeem = Schema.decodeUnknownEither(RedeemConnectionReferenceRequest)
+  const account = { id: "4711", name: "Nordhavn AB" }
+
+  it.each([
+    [{ externalAccount: account }, []],
+    [{ externalAccount: account, declaredGates: ["verification"], settings: { invoiceSeries: "A" } }, []],
+    [{}, ["/externalAccount"]],
+    [{ externalAccount: { id: "", name: "x" } }, ["/externalAccount/id"]],
+    [{ externalAccount: { id: "x", name: "y".repeat(201) } }, ["/externalAccount/name"]],
+    [{ externalAccount: account, declaredGates: Array.from({ length: 21 }, () => "g") }, ["/declaredGates"]],
+    [{ externalAccount: account, declaredGates: [" "] }, ["/declaredGates/0"]],
+    [{ externalAccount: account, settings: ["a"] }, ["/settings"]]
+  ])("ready %j fails at %j", (body, expected) => {
+    const failing = paths(decodeReady(body))
+    expect(failing).toEqual(expected.length === 0 ? [] : expect.arrayContaining(expected))
+  })
+
+  it.each([
+    ["x".repeat(1000), true],
+    ["😀".repeat(1000), true],
+    ["x".repeat(1001), false],
+    ["", false]
+  ])("failed reason %#: valid %s", (reason, valid) => {
+    expect(Either.isRight(decodeFailed({ reason }))).toBe(valid)
+  })
+
+  it("takes any reference text of 1 to 200 characters (unknown ones are the API's refusal, not a schema's)", () => {
+    expect(Either.isRight(decodeRedeem({ connectionReference: "not-a-reference" }))).toBe(true)
+    expect(Either.isRight(decodeRedeem({ connectionReference: "" }))).toBe(false)
   })
 })

@@ -4,7 +4,6 @@
  */
 import type { AuditLogTable, EventTable } from "./schema/Audit.js"
 import type {
-  BillingIntegrationTable,
   ChargeTable,
   CreditActTable,
   DocumentLineTable,
@@ -37,6 +36,11 @@ import type {
   SigningKeyTable,
   TokenRateLimitTable
 } from "./schema/Identity.js"
+import type {
+  IntegrationConfigurationContextTable,
+  IntegrationConfigurationTable,
+  IntegrationConnectionReferenceTable
+} from "./schema/Integrations.js"
 import type { ConnectorAppPublisherTable, OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 import type {
@@ -53,6 +57,7 @@ export type * from "./schema/Billing.js"
 export type * from "./schema/Booking.js"
 export type * from "./schema/Customers.js"
 export type * from "./schema/Identity.js"
+export type * from "./schema/Integrations.js"
 export type * from "./schema/Operators.js"
 export type * from "./schema/Organizations.js"
 export type * from "./schema/Signing.js"
@@ -64,7 +69,6 @@ export interface Database {
   billingAccounts: BillingAccountTable
   contracts: ContractTable
   contractLines: ContractLineTable
-  billingIntegrations: BillingIntegrationTable
   invoiceRuns: InvoiceRunTable
   charges: ChargeTable
   invoiceProposals: InvoiceProposalTable
@@ -103,4 +107,7 @@ export interface Database {
   signingSigners: SigningSignerTable
   signedDocumentUploads: SignedDocumentUploadTable
   urlSigningKeys: UrlSigningKeyTable
+  integrationConfigurations: IntegrationConfigurationTable
+  integrationConfigurationContexts: IntegrationConfigurationContextTable
+  integrationConnectionReferences: IntegrationConnectionReferenceTable
 }

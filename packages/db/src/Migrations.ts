@@ -11,8 +11,10 @@ import * as signing from "./migrations/20261123_0300_signing.js"
 import * as booking from "./migrations/20261123_0400_booking.js"
 import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
 import * as adminConnectorAppPublishers from "./migrations/20261124_0100_admin_connector_app_publishers.js"
+import * as integrations from "./migrations/20261124_0200_integrations.js"
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name, in order (tests migrate to one of them). */
+export const migrations: Record<string, Migration> = {
   "20261122_0001_initial": initial,
   "20261123_0050_keyset_indexes": keysetIndexes,
   "20261123_0100_billing_settlement": billingSettlement,
@@ -20,7 +22,8 @@ const migrations: Record<string, Migration> = {
   "20261123_0300_signing": signing,
   "20261123_0400_booking": booking,
   "20261123_0500_admin_operators": adminOperators,
-  "20261124_0100_admin_connector_app_publishers": adminConnectorAppPublishers
+  "20261124_0100_admin_connector_app_publishers": adminConnectorAppPublishers,
+  "20261124_0200_integrations": integrations
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

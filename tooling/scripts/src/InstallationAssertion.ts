@@ -17,6 +17,8 @@ export interface ConnectorCredentials {
   readonly private_jwk: JsonWebKey & { readonly kid: string }
   readonly auth_url: string
   readonly base_url: string
+  /** A connection reference the product issued at its start (10 minutes, once), for `pnpm connector:setup`. */
+  readonly connection_reference?: string
 }
 
 /** The installation-token grant's `grant_type` and the assertion type (spec 5.3). */

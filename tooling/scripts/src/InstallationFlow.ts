@@ -10,7 +10,8 @@ import { Effect } from "effect"
 import { type ConnectorCredentials, createAssertionMinter } from "./InstallationAssertion.js"
 import type { FlowStep } from "./ConnectorFlow.js"
 
-const postForm = (url: string, body: string) =>
+/** POSTs a form to `url` and reads the JSON answer (the token endpoint's). */
+export const postForm = (url: string, body: string) =>
   Effect.promise(async () => {
     const response = await fetch(url, {
       method: "POST",

@@ -6,19 +6,10 @@
  *   DEMO_CONNECTOR=path/to/file.json pnpm connector:installation-example
  */
 import { Effect } from "effect"
-import { readFileSync } from "node:fs"
-import * as path from "node:path"
-import type { ConnectorCredentials } from "./InstallationAssertion.js"
+import { readDemoConnector } from "./DemoCredentialsFile.js"
 import { runInstallationFlow } from "./InstallationFlow.js"
 
-const file = process.env["DEMO_CONNECTOR"] ?? path.join(process.env["DATA_DIR"] ?? ".data", "demo-connector.json")
-let connector: ConnectorCredentials
-try {
-  connector = JSON.parse(readFileSync(file, "utf8")) as ConnectorCredentials
-} catch {
-  console.error(`Cannot read ${file}: start the product first (see README), or set DEMO_CONNECTOR.`)
-  process.exit(1)
-}
+const { connector } = readDemoConnector()
 
 Effect.runPromise(runInstallationFlow(connector)).then(
   (steps) => {

@@ -1,7 +1,8 @@
 /**
  * The demo connector as a user meets it, black box: the built product on a fresh database writes
  * demo-connector.json; the example installed connector gets an installation token with it (spec 5.3), sees its
- * assertion refused when replayed, and calls the API. Also the assertion minter the benchmark uses, on its own.
+ * assertion refused when replayed, and calls the API; with the file's connection reference it sets its signing
+ * configuration up (decisions 8). Also the assertion minter the benchmark uses, on its own.
  * Runs on PGlite and, when a server is configured, on PostgreSQL.
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
@@ -13,6 +14,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ConnectorCredentials, createAssertionMinter } from "../src/InstallationAssertion.js"
 import { runInstallationFlow } from "../src/InstallationFlow.js"
+import { runSetupFlow } from "../src/SetupFlow.js"
 
 describe("createAssertionMinter (spec 5.3)", () => {
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
@@ -80,7 +82,8 @@ describe.each(TestDatabase.kinds())("the example installed connector against the
 
   it("writes demo-connector.json with exactly the documented keys, mode 0600, an ES256 private JWK with kid and alg", () => {
     const file = JSON.parse(readFileSync(connectorFile(), "utf8")) as Record<string, unknown>
-    expect(Object.keys(file)).toEqual(["app_id", "installation_id", "private_jwk", "auth_url", "base_url"])
+    expect(Object.keys(file)).toEqual(["app_id", "installation_id", "private_jwk", "auth_url", "base_url", "connection_reference"])
+    expect(file["connection_reference"]).toMatch(/^icr_[A-Za-z0-9_-]{43}$/)
     expect(file["private_jwk"]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256" })
     expect(Object.keys(file["private_jwk"] as object).sort()).toEqual(["alg", "crv", "d", "kid", "kty", "x", "y"])
     expect(statSync(connectorFile()).mode & 0o777).toBe(0o600)
@@ -97,5 +100,19 @@ describe.each(TestDatabase.kinds())("the example installed connector against the
       expect.stringMatching(/^7 contexts: /),
       expect.stringMatching(/^3 invoices, first #\d+$/)
     ])
+  })
+
+  it("sets up the signing configuration with the file's connection reference: redeem, read, ready; a second redeem is refused", async () => {
+    const connector = JSON.parse(readFileSync(connectorFile(), "utf8")) as ConnectorCredentials
+    const steps = await Effect.runPromise(runSetupFlow(connector))
+    expect(steps.map((step) => step.outcome)).toEqual([
+      `token for installation ${connector.installation_id}`,
+      expect.stringMatching(/^signing configuration [0-9a-f-]{36} is connecting$/),
+      "2 configurations of the installation (billing ready, signing connecting)",
+      'ready: account Example account at the connector\'s system, gates [], settings {"signatureMethods":["bankid-se","email-link"],"documentExpiryDays":30}',
+      "refused: 400 INTEGRATIONS_CONNECTION_REFERENCE_INVALID"
+    ])
+    const again = await Effect.runPromise(runSetupFlow(connector))
+    expect(again[1]?.outcome).toMatch(/^refused: 400 INTEGRATIONS_CONNECTION_REFERENCE_INVALID \(a reference works once/)
   })
 })

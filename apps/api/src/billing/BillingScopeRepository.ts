@@ -1,15 +1,17 @@
 /**
  * What every billing operation reads before it touches a record, in one round trip: the contexts the principal
- * sees and the organization's billing integration (decisions 5, 8: configured once its connector reported it
- * `ready`; one still `connecting` or `failed` is not). One plain statement (`Sql.rows`): every billing request
- * runs it.
+ * sees and the organization's billing integration (decisions 5, 8): configured once a connector reported one of
+ * the organization's `billing` integration configurations `ready` (one still `pending`, `connecting` or `failed`,
+ * or a disconnected one, is not); its declared gates are those the ready billing configurations declared, together.
+ * One plain statement (`Sql.rows`): every billing request runs it. `tooling/scripts`' bench baseline runs the same
+ * statement (`BaselineBilling.ts`): change them together.
  */
 import { Effect } from "effect"
 import { sql } from "kysely"
 import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
 import * as Sql from "../platform/Sql.js"
 
-/** The organization's billing integration and the contexts a grant sees. */
+/** The organization's billing integration (its ready billing configurations) and the contexts a grant sees. */
 export interface BillingScope {
   readonly integration: { readonly configured: boolean; readonly declaredGates: ReadonlyArray<string> }
   readonly contextIds: ReadonlyArray<string>
@@ -24,14 +26,19 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
   "@propline/api/billing/BillingScopeRepository",
   {
     succeed: {
-      /** The billing scope of a grant: visible contexts and the ready integration's declared gates. */
+      /**
+       * The billing scope of a grant: visible contexts, and the gates of the organization's ready billing
+       * configurations (`declaredGates` null when there is none: not configured).
+       */
       scope: (organizationId: string, grantedIds: ReadonlyArray<string>) =>
         Sql.rows(
           sql<ScopeRow>`
             ${visibleContextsPrefix(organizationId, grantedIds)}
             select
-              (select declared_gates from billing_integrations
-               where organization_id = ${organizationId} and status = 'ready') as "declaredGates",
+              (select case when count(*) = 0 then null
+                      else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
+               from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
+               where c.organization_id = ${organizationId} and c.kind = 'billing' and c.status = 'ready') as "declaredGates",
               array(select id from visible) as "contextIds"`
         ).pipe(
           Effect.map((rows): BillingScope => {

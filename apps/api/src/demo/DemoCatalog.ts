@@ -10,7 +10,9 @@
  *   (spec 2.1, 2.2; decisions 2, 5), and the contracts the other areas build on;
  * - `billing/DemoBilling.ts`: integrations, invoice runs, invoices, the credit note, proposals, charges and
  *   document lines drafted from those contracts;
- * - `booking/DemoBooking.ts`: rooms, desks and parking in Stockholm and Oslo with price rules and add-ons.
+ * - `booking/DemoBooking.ts`: rooms, desks and parking in Stockholm and Oslo with price rules and add-ons;
+ * - `integrations/DemoIntegrations.ts`: the demo connector installed in both organizations, each installation with
+ *   the ready billing configuration billing runs under.
  *
  * Adding an area (signing, booking, an identity connector …): write `demo/<area>/Demo<Area>.ts` exporting a
  * `Demo<Area>Plan` (its tables' rows) and a `demo<Area>(timeline, …what it builds on)` function, extend
@@ -23,10 +25,11 @@ import type { Insertable } from "kysely"
 import { type DemoBillingPlan, demoBilling } from "./billing/DemoBilling.js"
 import { type DemoBookingPlan, demoBooking } from "./booking/DemoBooking.js"
 import { demoTimeline, seededRandom } from "./DemoIds.js"
+import { type DemoIntegrationsPlan, demoIntegrations } from "./integrations/DemoIntegrations.js"
 import { demoOrganizations, demoTenancy, type DemoTenancyPlan } from "./tenancy/DemoTenancy.js"
 
 /** Every row of the demo, per table; `DemoData.ts` inserts the tables in an order that satisfies the foreign keys. */
-export interface DemoPlan extends DemoTenancyPlan, DemoBillingPlan, DemoBookingPlan {
+export interface DemoPlan extends DemoTenancyPlan, DemoBillingPlan, DemoBookingPlan, DemoIntegrationsPlan {
   readonly organizations: ReadonlyArray<Insertable<OrganizationTable>>
 }
 
@@ -44,6 +47,7 @@ export const demoPlan = (now: Date): DemoPlan => {
     organizations: demoOrganizations(timeline, billing.nextInvoiceNumber),
     ...tenancy.plan,
     ...billing.plan,
-    ...demoBooking(timeline)
+    ...demoBooking(timeline),
+    ...demoIntegrations(timeline)
   }
 }

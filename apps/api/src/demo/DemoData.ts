@@ -101,11 +101,12 @@ const insertPlan = (plan: ReturnType<typeof demoPlan>) =>
         .values([...plan.contractLines])
         .execute()
     )
+    yield* Db.query((db) => db.insertInto("connectorApps").values([...plan.connectorApps]).execute())
+    yield* Db.query((db) => db.insertInto("installations").values([...plan.installations]).execute())
+    yield* Db.query((db) => db.insertInto("installationContexts").values([...plan.installationContexts]).execute())
+    yield* Db.query((db) => db.insertInto("integrationConfigurations").values([...plan.integrationConfigurations]).execute())
     yield* Db.query((db) =>
-      db
-        .insertInto("billingIntegrations")
-        .values([...plan.billingIntegrations])
-        .execute()
+      db.insertInto("integrationConfigurationContexts").values([...plan.integrationConfigurationContexts]).execute()
     )
     yield* Db.query((db) =>
       db

@@ -5,7 +5,8 @@
  * rules (`@propline/identity/Installation`), persist, append the events to the outbox and write the audit entry.
  *
  * Suspending or removing an installation stops new tokens at once (the token endpoint reads its status on every
- * request); tokens already issued keep working until they expire (spec 5.5).
+ * request); tokens already issued keep working until they expire (spec 5.5). Removing one also disconnects its
+ * integration configurations (decisions 8).
  */
 import type { GrantRequest } from "@propline/identity/Grant"
 import { AppAlreadyInstalled } from "@propline/identity/IdentityRefusal"
@@ -13,6 +14,7 @@ import * as Installation from "@propline/identity/Installation"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { ContextService } from "../contexts/ContextService.js"
+import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
@@ -29,6 +31,7 @@ export class InstallationService extends Effect.Service<InstallationService>()("
     const installations = yield* InstallationRepository
     const apps = yield* ConnectorAppRepository
     const contexts = yield* ContextService
+    const configurations = yield* IntegrationOperatorService
 
     const lockLive = (installationId: string) =>
       Effect.flatMap(
@@ -126,8 +129,18 @@ export class InstallationService extends Effect.Service<InstallationService>()("
       /** Resumes a suspended installation. */
       resume: transition("resumed", Installation.resume),
 
-      /** Removes an installation for good: new tokens are refused (`invalid_grant`); it answers 404 afterwards. */
-      remove: transition("removed", Installation.remove),
+      /**
+       * Removes an installation for good: new tokens are refused (`invalid_grant`); it answers 404 afterwards. Its
+       * integration configurations are disconnected in the same transaction (decisions 8).
+       */
+      remove: (installationId: string, actor: Audit.Actor) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const removed = yield* transition("removed", Installation.remove)(installationId, actor)
+            yield* configurations.disconnectInstallation(removed.id, actor, removed.updatedAt)
+            return removed
+          })
+        ),
 
       /**
        * Replaces the installation's roles and contexts (`integrations` kept; `INTEGRATIONS_ROLE_NOT_GRANTABLE`,
@@ -145,5 +158,10 @@ export class InstallationService extends Effect.Service<InstallationService>()("
         ).pipe(span("changeGrant"))
     }
   }),
-  dependencies: [InstallationRepository.Default, ConnectorAppRepository.Default, ContextService.Default]
+  dependencies: [
+    InstallationRepository.Default,
+    ConnectorAppRepository.Default,
+    ContextService.Default,
+    IntegrationOperatorService.Default
+  ]
 }) {}

@@ -7,6 +7,7 @@ import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect, ManagedRuntime } from "effect"
 import { calculateJwkThumbprint } from "jose"
+import { createHash } from "node:crypto"
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -71,7 +72,8 @@ describe.each(TestDatabase.kinds())("the demo connector on %s", (kind) => {
   it("registers the app, installs it with every role over the organization, and writes the file (mode 0600)", async () => {
     first = await ensure(dataDir())
     const file = JSON.parse(await readFile(join(dataDir(), DEMO_CONNECTOR_FILE), "utf8")) as Record<string, unknown>
-    expect(Object.keys(file)).toStrictEqual(["app_id", "installation_id", "private_jwk", "auth_url", "base_url"])
+    expect(Object.keys(file)).toStrictEqual(["app_id", "installation_id", "private_jwk", "auth_url", "base_url", "connection_reference"])
+    expect(file["connection_reference"]).toMatch(/^icr_[A-Za-z0-9_-]{43}$/)
     expect(file).toMatchObject({ app_id: DEMO_CONNECTOR_APP_ID, installation_id: first.installation_id, auth_url: AUTH_URL, base_url: BASE_URL })
     const jwk = first.private_jwk
     expect(jwk).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256" })
@@ -85,11 +87,49 @@ describe.each(TestDatabase.kinds())("the demo connector on %s", (kind) => {
     expect(await activeKids()).toEqual([jwk.kid])
   })
 
-  it("keeps a file that still matches, rewriting it only for new addresses", async () => {
-    expect(await ensure(dataDir())).toStrictEqual(first)
+  it("keeps the key of a file that still matches, with new addresses and a fresh connection reference", async () => {
+    const again = await ensure(dataDir())
+    expect({ ...again, connection_reference: first.connection_reference }).toStrictEqual(first)
+    expect(again.connection_reference).not.toBe(first.connection_reference)
     const moved = await ensure(dataDir(), { authUrl: "http://localhost:4100" })
-    expect({ ...moved, auth_url: AUTH_URL }).toStrictEqual(first)
+    expect({ ...moved, auth_url: AUTH_URL, connection_reference: first.connection_reference }).toStrictEqual(first)
     expect(await activeKids()).toEqual([first.private_jwk.kid])
+    const file = JSON.parse(await readFile(join(dataDir(), DEMO_CONNECTOR_FILE), "utf8")) as Record<string, unknown>
+    expect(file["connection_reference"]).toBe(moved.connection_reference)
+  })
+
+  it("keeps one signing configuration waiting for Connect, and issues a reference for it on every start", async () => {
+    const configurations = await run(
+      Db.query((db) =>
+        db
+          .selectFrom("integrationConfigurations")
+          .select(["id", "kind", "status"])
+          .where("installationId", "=", first.installation_id)
+          .orderBy("kind")
+          .execute()
+      )
+    )
+    expect(configurations.map(({ kind, status }) => ({ kind, status }))).toStrictEqual([
+      { kind: "billing", status: "ready" },
+      { kind: "signing", status: "pending" }
+    ])
+    const signing = configurations.find((configuration) => configuration.kind === "signing")
+    const latest = await ensure(dataDir())
+    const references = await run(
+      Db.query((db) =>
+        db
+          .selectFrom("integrationConnectionReferences")
+          .select("digest")
+          .where("configurationId", "=", signing?.id ?? "")
+          .execute()
+      )
+    )
+    // One per start so far: the first, the two of the test before, and this one.
+    expect(references).toHaveLength(4)
+    expect(references.map((reference) => reference.digest)).toContain(
+      createHash("sha256").update(latest.connection_reference).digest("hex")
+    )
+    first = latest
   })
 
   it("a second instance with its own DATA_DIR gets its own key; both files keep working; a third retires the oldest", async () => {

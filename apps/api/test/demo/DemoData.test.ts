@@ -13,6 +13,7 @@ import {
 } from "../../src/demo/DemoIds.js"
 import { type DemoSeed, seedDemoData } from "../../src/demo/DemoData.js"
 import { DEMO_LIFE, lastMonthInvoiceId } from "../../src/demo/billing/DemoBillingLife.js"
+import { DEMO_CONNECTOR_APP_ID } from "../../src/demo/identity/DemoConnector.js"
 
 /** Frozen: the 22nd of a month, so "last month" is October 2026 and "this month" November 2026. */
 const NOW = new Date("2026-11-22T10:00:00.000Z")
@@ -48,7 +49,10 @@ const TABLES = [
   "billingAccounts",
   "contracts",
   "contractLines",
-  "billingIntegrations",
+  "connectorApps",
+  "installations",
+  "integrationConfigurations",
+  "integrationConfigurationContexts",
   "invoiceRuns",
   "charges",
   "invoiceProposals",
@@ -260,16 +264,41 @@ describe.each(TestDatabase.kinds())("seedDemoData on %s", (kind) => {
   })
 
   describe("billing integration", () => {
-    it("is ready and declared the verification gate, in both organizations", async () => {
-      const integrations = await run(
+    it("is the demo connector's billing configuration of the root context, ready with the verification gate, in both organizations", async () => {
+      const configurations = await run(
         Db.query((db) =>
-          db.selectFrom("billingIntegrations").select(["organizationId", "status", "declaredGates"]).execute()
+          db
+            .selectFrom("integrationConfigurations")
+            .innerJoin("installations", "installations.id", "integrationConfigurations.installationId")
+            .innerJoin("integrationConfigurationContexts", "integrationConfigurationContexts.configurationId", "integrationConfigurations.id")
+            .innerJoin("operationalContexts", "operationalContexts.id", "integrationConfigurationContexts.operationalContextId")
+            .select([
+              "integrationConfigurations.organizationId",
+              "integrationConfigurations.kind",
+              "integrationConfigurations.status",
+              "integrationConfigurations.declaredGates",
+              "installations.appId",
+              "installations.status as installationStatus",
+              "operationalContexts.parentId",
+              "integrationConfigurationContexts.filled"
+            ])
+            .orderBy("integrationConfigurations.organizationId")
+            .execute()
         )
       )
-      expect(integrations).toHaveLength(2)
-      for (const integration of integrations) {
-        expect(integration.status).toBe("ready")
-        expect(integration.declaredGates).toContain("verification")
+      expect(configurations.map((row) => row.organizationId).sort()).toStrictEqual(
+        [DEMO_IDS.organization, DEMO_IDS.secondOrganization].sort()
+      )
+      for (const configuration of configurations) {
+        expect(configuration).toMatchObject({
+          kind: "billing",
+          status: "ready",
+          appId: DEMO_CONNECTOR_APP_ID,
+          installationStatus: "active",
+          parentId: null,
+          filled: true
+        })
+        expect(configuration.declaredGates).toContain("verification")
       }
     })
   })

@@ -8,40 +8,24 @@ import * as TestDatabase from "@propline/db/TestDatabase"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
+import { checkedSender, hostileBody as hostileBodyOf, hostileId, hostileText, hostileValue } from "../support/Hostile.js"
 import * as Signing from "../support/SigningFixtures.js"
 import { start, type TestApp, token } from "../support/TestApp.js"
 
-const hostileText = fc.oneof(
-  fc.string({ unit: "binary", maxLength: 40 }),
-  fc.constantFrom("\u0000", "\u0085", "\ud800", "  ", "", "null", "0x10", "1e2", "-1", "99999999999999999999"),
-  fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "\"", "\\", ",", ":", "9", "e", "-", "%"), maxLength: 60 })
+const hostileBody = hostileBodyOf(
+  fc.record(
+    {
+      providerDocumentId: hostileValue,
+      reason: hostileValue,
+      partyId: hostileValue,
+      uploadId: hostileValue,
+      sizeBytes: fc.oneof(fc.integer(), fc.double(), hostileValue),
+      sha256: hostileValue
+    },
+    { requiredKeys: [] }
+  )
 )
 
-const hostileValue = fc.oneof(hostileText, fc.jsonValue({ maxDepth: 3 }))
-
-const hostileBody = fc.oneof(
-  fc.jsonValue({ maxDepth: 5 }).map((value) => JSON.stringify(value)),
-  fc
-    .record(
-      {
-        providerDocumentId: hostileValue,
-        reason: hostileValue,
-        partyId: hostileValue,
-        uploadId: hostileValue,
-        sizeBytes: fc.oneof(fc.integer(), fc.double(), hostileValue),
-        sha256: hostileValue
-      },
-      { requiredKeys: [] }
-    )
-    .map((value) => JSON.stringify(value)),
-  fc.integer({ min: 1, max: 3000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
-  hostileText
-)
-
-const percentEncoded = hostileText.map((text) =>
-  [...Buffer.from(text, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("")
-)
-const hostileId = fc.oneof(fc.uuid(), percentEncoded, fc.constantFrom("not-a-uuid", "%00", "..%2F..%2F"))
 const contentType = fc.constantFrom("application/json", "text/plain", "application/pdf", undefined)
 const OUTCOMES = ["started", "signed-document-upload", "signed", "declined", "expired", "withdrawn", "failed"] as const
 
@@ -61,24 +45,7 @@ describe.each(TestDatabase.kinds())("fuzzing the signing operations on %s", (kin
     await app?.dispose()
   })
 
-  const send = async (method: string, path: string, options: { body?: string; type?: string; bearer?: boolean } = {}) => {
-    const headers: Record<string, string> = options.bearer === false ? {} : { authorization: `Bearer ${signingToken}` }
-    if (options.type !== undefined) headers["content-type"] = options.type
-    const response = await fetch(`${app.apiUrl}${path}`, {
-      method,
-      headers,
-      ...(options.body === undefined ? {} : { body: options.body })
-    })
-    const text = await response.text()
-    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
-    expect(response.status, `${method} ${path} ${options.body?.slice(0, 80) ?? ""} → ${text.slice(0, 200)}`).toBeLessThan(500)
-    if (response.status >= 400) {
-      expect(response.headers.get("content-type")).toContain("application/problem+json")
-      const problem = JSON.parse(text) as { type: string; status: number }
-      expect(problem.type).toBe("about:blank")
-      expect(problem.status).toBe(response.status)
-    }
-  }
+  const send = checkedSender(() => app.apiUrl, () => signingToken, statuses)
 
   it("answers every hostile report with less than 500 and problem details", async () => {
     const queued = await app.run(Signing.prepared(org, await app.run(Signing.contract(org))))

@@ -1,6 +1,7 @@
 /**
  * Test fixtures written straight into a fresh database: an organization with a context tree, a customer, a
- * contract, a configured billing integration, an invoice run with proposals (each with a charge and a line) and
+ * contract, a billing integration (an ERP connector's installation with a billing configuration of the root
+ * context), an invoice run with proposals (each with a charge and a line) and
  * approved invoices, and an Application with a secret. Nothing here is mocked: the service reads these rows.
  */
 import * as Db from "@propline/db/Db"
@@ -97,21 +98,7 @@ export const organization = (options: {
         .execute()
     )
     const integration = options.integration ?? { gates: ["verification"] }
-    if (integration !== "none") {
-      yield* Db.query((db) =>
-        db
-          .insertInto("billingIntegrations")
-          .values({
-            organizationId,
-            provider: "Fortnox",
-            status: integration.status ?? "ready",
-            declaredGates: [...integration.gates],
-            externalAccount: null,
-            ...stamp
-          })
-          .execute()
-      )
-    }
+    if (integration !== "none") yield* billingConfiguration(organizationId, rootId, integration)
     yield* Db.query((db) =>
       db
         .insertInto("invoiceRuns")
@@ -119,6 +106,65 @@ export const organization = (options: {
         .execute()
     )
     return { organizationId, rootId, regionId, propertyId, otherPropertyId, customerId, contractId, billingAccountId, invoiceRunId } satisfies OrganizationFixture
+  }).pipe(Effect.orDie)
+
+/**
+ * The organization's billing integration as billing reads it (decisions 5, 8): an ERP connector app installed in
+ * the organization (billing and integrations over the root context) with a billing configuration of the root
+ * context in `status` (default `ready`) that declared `gates`.
+ */
+export const billingConfiguration = (
+  organizationId: string,
+  rootId: string,
+  integration: { readonly gates: ReadonlyArray<string>; readonly status?: "connecting" | "ready" | "failed" }
+) =>
+  Effect.gen(function* () {
+    const at = NOW
+    const stamp = { createdAt: at, updatedAt: at }
+    const appId = `fixture-erp-${randomUUID().slice(0, 8)}`
+    const installationId = randomUUID()
+    const configurationId = randomUUID()
+    const status = integration.status ?? "ready"
+    yield* Db.query((db) =>
+      db.insertInto("connectorApps").values({ id: appId, name: "Fortnox", setupUrl: "https://erp.example/setup", ...stamp }).execute()
+    )
+    yield* Db.query((db) =>
+      db
+        .insertInto("installations")
+        .values({ id: installationId, appId, organizationId, status: "active", roles: ["billing", "integrations"], suspendedAt: null, removedAt: null, ...stamp })
+        .execute()
+    )
+    yield* Db.query((db) => db.insertInto("installationContexts").values({ installationId, operationalContextId: rootId }).execute())
+    yield* Db.query((db) =>
+      db
+        .insertInto("integrationConfigurations")
+        .values({
+          id: configurationId,
+          organizationId,
+          installationId,
+          appId,
+          kind: "billing",
+          status,
+          externalAccountId: status === "ready" ? "fortnox-1" : null,
+          externalAccountName: status === "ready" ? "Fortnox" : null,
+          declaredGates: status === "ready" ? [...integration.gates] : [],
+          settings: null,
+          failureReason: status === "failed" ? "The ERP refused the connection." : null,
+          connectedAt: at,
+          readyAt: status === "ready" ? at : null,
+          failedAt: status === "failed" ? at : null,
+          disconnectedAt: null,
+          ...stamp
+        })
+        .execute()
+    )
+    yield* Db.query((db) =>
+      db
+        .insertInto("integrationConfigurationContexts")
+        .values({ configurationId, kind: "billing", operationalContextId: rootId, filled: status === "ready" })
+        .execute()
+    )
+    return { appId, installationId, configurationId }
   }).pipe(Effect.orDie)
 
 let invoiceNumbers = 1000

@@ -1,15 +1,3 @@
-/** `billing_integrations`: the organization's configured ERP integration and its declared gates (decisions 5, 8). */
-export interface BillingIntegrationTable {
-  readonly organizationId: string
-  provider: string
-  status: "connecting" | "ready" | "failed"
-  /** Gates the integration declared, e.g. `verification`. */
-  declaredGates: Array<string>
-  externalAccount: string | null
-  readonly createdAt: Date
-  updatedAt: Date
-}
-
 /** `invoice_runs`: one billing period's run that produced invoices or proposals. */
 export interface InvoiceRunTable {
   readonly id: string

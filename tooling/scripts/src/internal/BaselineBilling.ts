@@ -62,7 +62,10 @@ export const billingBaseline = (
       select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
     )
     select
-      (select declared_gates from billing_integrations where organization_id = $${grantedContextIds.length + 2} and status = 'ready')
+      (select case when count(*) = 0 then null
+              else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
+       from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
+       where c.organization_id = $${grantedContextIds.length + 2} and c.kind = 'billing' and c.status = 'ready')
         as declared_gates,
       array(select id from visible) as context_ids`
 

@@ -1,12 +1,13 @@
 /**
  * The billing part of the demo (spec 2.1, 2.2; decisions 2, 5), drafted from the tenancy's contracts with the
  * billing domain's own functions, so totals and VAT are what a run would compute:
- * - "Nordhavn Workspaces AB": a ready Fortnox integration that declared the `verification` gate;
+ * - "Nordhavn Workspaces AB": billed through the demo connector's ready billing configuration, which declared the
+ *   `verification` gate (`integrations/DemoIntegrations.ts`);
  *   - last month's run, approved: 22 invoices and 1 credit note in the send queue;
  *   - a one-contract run this month: 1 invoice the operator made for a parking charge, also in the send queue;
  *   - this month's run, approved under the verification gate: 23 proposals awaiting verification, one of which
  *     ({@link DEMO_IDS}.doubleBilledProposal) bills the parking charge that invoice already billed.
- * - "Fjord Offices AS": a ready Tripletex integration, 1 approved invoice, 1 proposal.
+ * - "Fjord Offices AS": likewise through its own installation of the demo connector, 1 approved invoice, 1 proposal.
  *
  * Timeline (UTC): last month's run approved 25 h ago; the integration declared the verification gate 24 h ago
  * (so last month's run produced invoices, this month's proposals); the credit note 20 h ago; this month's run
@@ -14,7 +15,6 @@
  */
 import { unsentInvoiceColumns } from "../../billing/InvoiceRepository.js"
 import type {
-  BillingIntegrationTable,
   ChargeTable,
   DocumentLineTable,
   InvoiceProposalTable,
@@ -128,7 +128,6 @@ const withMonth = (material: ContractMaterial, period: BillingPeriod): ContractM
 
 /** The billing rows of the demo, per table, each in an order that satisfies its own foreign keys. */
 export interface DemoBillingPlan {
-  readonly billingIntegrations: ReadonlyArray<Insertable<BillingIntegrationTable>>
   readonly invoiceRuns: ReadonlyArray<Insertable<InvoiceRunTable>>
   readonly invoices: ReadonlyArray<Insertable<InvoiceTable>>
   readonly invoiceProposals: ReadonlyArray<Insertable<InvoiceProposalTable>>
@@ -149,10 +148,9 @@ export const demoBilling = (
   readonly plan: DemoBillingPlan
   readonly nextInvoiceNumber: { readonly nordhavn: number; readonly fjord: number }
 } => {
-  const { ago, lastMonth, setupAt, thisMonth } = timeline
+  const { ago, lastMonth, thisMonth } = timeline
   const lastRunCreatedAt = ago(26 * HOUR)
   const lastRunApprovedAt = ago(25 * HOUR)
-  const gateDeclaredAt = ago(24 * HOUR)
   const creditNoteAt = ago(20 * HOUR)
   const currentRunAt = ago(2 * HOUR)
   const manualAt = ago(1 * HOUR)
@@ -413,26 +411,6 @@ export const demoBilling = (
     charges.map((charge) => ({ ...charge, organizationId: organization }))
 
   const plan: DemoBillingPlan = {
-    billingIntegrations: [
-      {
-        organizationId,
-        provider: "Fortnox",
-        status: "ready",
-        declaredGates: ["verification"],
-        externalAccount: "fortnox:nordhavn-workspaces",
-        createdAt: setupAt,
-        updatedAt: gateDeclaredAt
-      },
-      {
-        organizationId: fjordId,
-        provider: "Tripletex",
-        status: "ready",
-        declaredGates: ["verification"],
-        externalAccount: "tripletex:fjord-offices",
-        createdAt: setupAt,
-        updatedAt: gateDeclaredAt
-      }
-    ],
     invoiceRuns: [
       run(DEMO_IDS.lastMonthRun, organizationId, root, lastMonth, lastRunCreatedAt, lastRunApprovedAt),
       run(DEMO_IDS.currentMonthRun, organizationId, root, thisMonth, currentRunAt, currentRunAt),

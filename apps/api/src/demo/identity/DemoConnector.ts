@@ -3,11 +3,18 @@
  * installed into the demo organization with every role (`billing`, `signing`, `booking`, `integrations`) over its
  * root context, so the development environment can show the installation-token grant end to end.
  *
- * Its private key exists only in `DATA_DIR/demo-connector.json` (mode 0600):
- * `{"app_id","installation_id","private_jwk","auth_url","base_url"}`, `private_jwk` an ES256 JWK with `kid` and
- * `alg`. A file that still matches the database (the app's active key with that kid and those coordinates, the
- * active installation) is kept; otherwise a fresh key pair is made and added to the app, the installation made or
- * resumed, and the file written again. The app keeps the new key and the newest one before it, and retires older
+ * The demo seed registers the app (without a key) and installs it (`integrations/DemoIntegrations.ts`), so the
+ * billing configuration billing runs under exists before the demo's billing life is played; the first start gives
+ * the app its key. Its private key exists only in `DATA_DIR/demo-connector.json` (mode 0600):
+ * `{"app_id","installation_id","private_jwk","auth_url","base_url","connection_reference"}`, `private_jwk` an
+ * ES256 JWK with `kid` and `alg`. A key that still matches the database (the app's active key with that kid and
+ * those coordinates) is kept; otherwise a fresh key pair is made and added to the app. The installation is made or
+ * resumed.
+ *
+ * The installation has a signing configuration waiting for Connect (decisions 8; made when it has none that is not
+ * disconnected): every start presses Connect for it, as an operator would, and writes the fresh connection reference
+ * (10 minutes, once) as `connection_reference`, for the example connector's set-up (`pnpm connector:setup`). So the
+ * file is written on every start. The app keeps the new key and the newest one before it, and retires older
  * ones: two instances with their own DATA_DIR on one database each keep a working file, as with the demo
  * Application's two secrets. The work runs in one transaction under an advisory lock, so instances that start
  * together take turns.
@@ -19,8 +26,9 @@ import { sql } from "kysely"
 import { join } from "node:path"
 import { ConnectorAppService } from "../../identity/ConnectorAppService.js"
 import { InstallationService } from "../../identity/InstallationService.js"
+import { IntegrationOperatorService } from "../../integrations/IntegrationOperatorService.js"
 import * as Sql from "../../platform/Sql.js"
-import { ensureOwnerOnly, readJsonFile, writePrivateFile } from "../PrivateFile.js"
+import { readJsonFile, writePrivateFile } from "../PrivateFile.js"
 
 /** The file's name inside DATA_DIR. */
 export const DEMO_CONNECTOR_FILE = "demo-connector.json"
@@ -56,6 +64,11 @@ export interface DemoConnectorFile {
   readonly auth_url: string
   /** {base_url}: the API host. */
   readonly base_url: string
+  /**
+   * A connection reference for the installation's signing configuration, issued at this start: redeem it within
+   * 10 minutes, once (`POST /v1/integrations/connection-references/redeem`).
+   */
+  readonly connection_reference: string
 }
 
 /** The file's content and where it was written (`filePath` is not part of the file). */
@@ -69,18 +82,20 @@ const isString = (value: unknown): value is string => typeof value === "string" 
 
 /** The file's content when it has exactly the documented shape, else undefined. */
 const readConnectorFile = (path: string) =>
-  Effect.map(readJsonFile(path), (parsed): DemoConnectorFile | undefined => {
+  Effect.map(readJsonFile(path), (parsed): Omit<DemoConnectorFile, "connection_reference"> | undefined => {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
     const file = parsed as Record<string, unknown>
     const jwk = file["private_jwk"] as Record<string, unknown> | undefined
+    // `connection_reference` is new on every start; a file written before it existed is read all the same.
     const keys = ["app_id", "installation_id", "private_jwk", "auth_url", "base_url"]
-    if (Object.keys(file).length !== keys.length || !keys.every((key) => key in file)) return undefined
+    const extra = Object.keys(file).filter((key) => !keys.includes(key))
+    if (!keys.every((key) => key in file) || !extra.every((key) => key === "connection_reference")) return undefined
     if (![file["app_id"], file["installation_id"], file["auth_url"], file["base_url"]].every(isString)) return undefined
     if (typeof jwk !== "object" || jwk === null || jwk["kty"] !== "EC" || jwk["crv"] !== "P-256" || jwk["alg"] !== "ES256") {
       return undefined
     }
     if (![jwk["x"], jwk["y"], jwk["d"], jwk["kid"]].every(isString)) return undefined
-    return parsed as DemoConnectorFile
+    return parsed as Omit<DemoConnectorFile, "connection_reference">
   })
 
 /** A fresh ES256 key pair; the kid is the public key's RFC 7638 thumbprint. */
@@ -110,6 +125,7 @@ export const ensureDemoConnector = (input: {
     Effect.gen(function* () {
       const apps = yield* ConnectorAppService
       const installations = yield* InstallationService
+      const configurations = yield* IntegrationOperatorService
       yield* Sql.query((db) => sql`select pg_advisory_xact_lock(${sql.lit(DEMO_CONNECTOR_LOCK_KEY)})`.execute(db))
       const filePath = join(input.dataDir, DEMO_CONNECTOR_FILE)
       const existing = yield* readConnectorFile(filePath)
@@ -140,7 +156,10 @@ export const ensureDemoConnector = (input: {
       } else {
         const pair = yield* newKeyPair
         privateJwk = pair.privateJwk
-        if (activeKeys.length === 0) {
+        const registered = yield* Sql.query((db) =>
+          db.selectFrom("connectorApps").select("id").where("id", "=", DEMO_CONNECTOR_APP_ID).executeTakeFirst()
+        )
+        if (registered === undefined) {
           yield* apps.register(
             { appId: DEMO_CONNECTOR_APP_ID, name: DEMO_CONNECTOR_NAME, setupUrl: DEMO_CONNECTOR_SETUP_URL, keys: [pair.publicJwk] },
             SYSTEM_ACTOR
@@ -177,25 +196,31 @@ export const ensureDemoConnector = (input: {
         installationId = live.id
       }
 
+      const operator = { organizationId: input.organizationId, actor: SYSTEM_ACTOR }
+      const existingConfigurations = yield* configurations.ofInstallation(operator, installationId)
+      const waiting =
+        existingConfigurations.find((configuration) => configuration.kind === "signing" && configuration.status !== "disconnected") ??
+        (yield* configurations.create(operator, {
+          installationId,
+          kind: "signing",
+          operationalContextIds: [input.rootContextId]
+        }))
+      const connection = yield* configurations.connect(operator, waiting.id)
+
       const content: DemoConnectorFile = {
         app_id: DEMO_CONNECTOR_APP_ID,
         installation_id: installationId,
         private_jwk: privateJwk,
         auth_url: input.authUrl,
-        base_url: input.baseUrl
+        base_url: input.baseUrl,
+        connection_reference: connection.connectionReference
       }
-      const unchanged =
-        fileKeyActive &&
-        existing.installation_id === installationId &&
-        existing.auth_url === input.authUrl &&
-        existing.base_url === input.baseUrl
-      if (unchanged) yield* ensureOwnerOnly(filePath)
-      else yield* writePrivateFile(input.dataDir, filePath, content)
+      yield* writePrivateFile(input.dataDir, filePath, content)
       return { ...content, filePath }
     })
   ).pipe(
     Effect.orDie,
-    Effect.provide([ConnectorAppService.Default, InstallationService.Default]),
+    Effect.provide([ConnectorAppService.Default, InstallationService.Default, IntegrationOperatorService.Default]),
     Effect.withSpan("DemoConnector.ensureDemoConnector")
   )
 
@@ -207,5 +232,7 @@ export const demoConnectorBanner = (connector: DemoConnector): string =>
     `    installation_id  ${connector.installation_id}`,
     `    private key in   ${connector.filePath}`,
     "    Get an installation token and call the API:  pnpm connector:installation-example",
+    `    connection_reference for its signing configuration (10 minutes, once): ${connector.connection_reference}`,
+    "    Set the configuration up (redeem, read it, report ready):  pnpm connector:setup",
     ""
   ].join("\n")

@@ -1,0 +1,299 @@
+/**
+ * SQL of integration configurations (spec 4.2 "Integrations"; decisions 8): a configuration with its operational
+ * contexts, and the digests of its connection references. Rows map to `@propline/integrations`' records (null
+ * columns become absent fields). A configuration's context rows carry `filled`, true exactly while it is ready: the
+ * partial unique key {@link POINTS_FILLED_KEY} lets one ready configuration of a kind fill a context, so of two
+ * concurrent `ready` reports for one point the second fails when it writes.
+ */
+import type { ConnectionReferenceRecord } from "@propline/integrations/ConnectionReference"
+import type { IntegrationConfigurationRecord, IntegrationKind } from "@propline/integrations/IntegrationConfiguration"
+import type { Database, IntegrationConfigurationTable, IntegrationConnectionReferenceTable } from "@propline/db/Database"
+import { Effect } from "effect"
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely"
+import * as CursorPage from "../platform/CursorPage.js"
+import { nullable, withoutNulls } from "../platform/Rows.js"
+import * as Sql from "../platform/Sql.js"
+
+/** The partial unique key on (kind, context) among the context rows of ready configurations. */
+export const POINTS_FILLED_KEY = "integration_points_filled_key"
+
+type ConfigurationRow = Selectable<IntegrationConfigurationTable> & { readonly operationalContextIds: Array<string> }
+
+/** The configuration's context ids, sorted, as `operationalContextIds` (one round trip with the configuration). */
+const contextIds = (eb: ExpressionBuilder<Database, "integrationConfigurations">) =>
+  eb
+    .fn<Array<string>>("array", [
+      eb
+        .selectFrom("integrationConfigurationContexts as x")
+        .select(sql<string>`x.operational_context_id::text`.as("id"))
+        .whereRef("x.configurationId", "=", "integrationConfigurations.id")
+        .orderBy("x.operationalContextId")
+    ])
+    .as("operationalContextIds")
+
+const toRecord = (row: ConfigurationRow): IntegrationConfigurationRecord => {
+  const {
+    externalAccountId,
+    externalAccountName,
+    installationId,
+    appId,
+    settings,
+    ...fields
+  } = row
+  return {
+    ...withoutNulls(fields),
+    ...(installationId === null || appId === null ? {} : { installationId, appId }),
+    ...(externalAccountId === null || externalAccountName === null
+      ? {}
+      : { externalAccount: { id: externalAccountId, name: externalAccountName } }),
+    ...(settings === null ? {} : { settings })
+  }
+}
+
+const toReference = (row: Selectable<IntegrationConnectionReferenceTable>): ConnectionReferenceRecord =>
+  withoutNulls(row)
+
+/** The columns a transition writes. */
+const changedColumns = (configuration: IntegrationConfigurationRecord) => ({
+  status: configuration.status,
+  externalAccountId: nullable(configuration.externalAccount?.id),
+  externalAccountName: nullable(configuration.externalAccount?.name),
+  declaredGates: [...configuration.declaredGates],
+  settings: configuration.settings === undefined ? null : JSON.stringify(configuration.settings),
+  failureReason: nullable(configuration.failureReason),
+  connectedAt: nullable(configuration.connectedAt),
+  readyAt: nullable(configuration.readyAt),
+  failedAt: nullable(configuration.failedAt),
+  disconnectedAt: nullable(configuration.disconnectedAt),
+  updatedAt: configuration.updatedAt
+})
+
+const selectConfigurations = (db: Kysely<Database>) =>
+  db.selectFrom("integrationConfigurations").selectAll("integrationConfigurations").select(contextIds)
+
+export class IntegrationConfigurationRepository extends Effect.Service<IntegrationConfigurationRepository>()(
+  "@propline/api/integrations/IntegrationConfigurationRepository",
+  {
+    succeed: {
+      /** Inserts a new configuration and its context rows (not filled: a new configuration is `pending`). */
+      insert: (configuration: IntegrationConfigurationRecord) =>
+        Effect.gen(function* () {
+          yield* Sql.query((db) =>
+            db
+              .insertInto("integrationConfigurations")
+              .values({
+                id: configuration.id,
+                organizationId: configuration.organizationId,
+                installationId: nullable(configuration.installationId),
+                appId: nullable(configuration.appId),
+                kind: configuration.kind,
+                createdAt: configuration.createdAt,
+                ...changedColumns(configuration)
+              })
+              .execute()
+          )
+          yield* Sql.query((db) =>
+            db
+              .insertInto("integrationConfigurationContexts")
+              .values(
+                configuration.operationalContextIds.map((operationalContextId) => ({
+                  configurationId: configuration.id,
+                  kind: configuration.kind,
+                  operationalContextId,
+                  filled: configuration.status === "ready"
+                }))
+              )
+              .execute()
+          )
+        }),
+
+      /**
+       * Writes a configuration's new state, and fills its points exactly while it is ready. When another
+       * configuration of the kind filled one of them first (a race the unique key settles), fails with
+       * `onPointFilled()`; without it (a change that can't fill a point) that is a defect.
+       */
+      update: <E = never>(configuration: IntegrationConfigurationRecord, onPointFilled?: () => E) =>
+        Effect.gen(function* () {
+          yield* Sql.query((db) =>
+            db
+              .updateTable("integrationConfigurations")
+              .set(changedColumns(configuration))
+              .where("id", "=", configuration.id)
+              .execute()
+          )
+          const filled = configuration.status === "ready"
+          const fill = (db: Kysely<Database>) =>
+            db
+              .updateTable("integrationConfigurationContexts")
+              .set({ filled })
+              .where("configurationId", "=", configuration.id)
+              .where("filled", "<>", filled)
+              .execute()
+          yield* onPointFilled === undefined ? Sql.query(fill) : Sql.catchUniqueViolation(fill, POINTS_FILLED_KEY, onPointFilled)
+        }),
+
+      /** The configuration with this id among the installation's, locked for the transaction; `id` is a UUID. */
+      lockOfInstallation: (installationId: string, id: string) =>
+        Sql.query((db) =>
+          selectConfigurations(db)
+            .where("integrationConfigurations.id", "=", id)
+            .where("integrationConfigurations.installationId", "=", installationId)
+            .forUpdate()
+            .executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+
+      /**
+       * The configuration with this id in the organization, locked, with its installation's status and its app's
+       * setup URL (absent for a carried-over configuration); `id` is a UUID.
+       */
+      lockInOrganization: (organizationId: string, id: string) =>
+        Sql.query((db) =>
+          selectConfigurations(db)
+            .leftJoin("installations", "installations.id", "integrationConfigurations.installationId")
+            .leftJoin("connectorApps", "connectorApps.id", "integrationConfigurations.appId")
+            .select(["installations.status as installationStatus", "connectorApps.setupUrl as setupUrl"])
+            .where("integrationConfigurations.id", "=", id)
+            .where("integrationConfigurations.organizationId", "=", organizationId)
+            .forUpdate("integrationConfigurations")
+            .executeTakeFirst()
+        ).pipe(
+          Effect.map((row) => {
+            if (row === undefined) return undefined
+            const { installationStatus, setupUrl, ...configuration } = row
+            return {
+              configuration: toRecord(configuration),
+              installationStatus: installationStatus ?? undefined,
+              setupUrl: setupUrl ?? undefined
+            }
+          })
+        ),
+
+      /** The installation's configurations that are not disconnected, locked, oldest first. */
+      lockLiveOfInstallation: (installationId: string) =>
+        Sql.query((db) =>
+          selectConfigurations(db)
+            .where("integrationConfigurations.installationId", "=", installationId)
+            .where("integrationConfigurations.status", "<>", "disconnected")
+            .orderBy("integrationConfigurations.createdAt")
+            .orderBy("integrationConfigurations.id")
+            .forUpdate()
+            .execute()
+        ).pipe(Effect.map((rows) => rows.map(toRecord))),
+
+      /** Every configuration of the installation, oldest first (what an operator's list shows). */
+      ofInstallation: (organizationId: string, installationId: string) =>
+        Sql.query((db) =>
+          selectConfigurations(db)
+            .where("integrationConfigurations.organizationId", "=", organizationId)
+            .where("integrationConfigurations.installationId", "=", installationId)
+            .orderBy("integrationConfigurations.createdAt")
+            .orderBy("integrationConfigurations.id")
+            .execute()
+        ).pipe(Effect.map((rows) => rows.map(toRecord))),
+
+      /** One page of the installation's configurations in (createdAt, id) order after `after`; `limit + 1` rows. */
+      pageOfInstallation: (installationId: string, after: CursorPage.Position | undefined, limit: number) =>
+        Sql.query(async (db) => {
+          let query = selectConfigurations(db)
+            .select(CursorPage.sortKey("integrationConfigurations.createdAt").as("cursorAt"))
+            .where("integrationConfigurations.installationId", "=", installationId)
+          if (after !== undefined) {
+            query = query.where(CursorPage.after("integrationConfigurations.createdAt", "integrationConfigurations.id", after))
+          }
+          return query
+            .orderBy("integrationConfigurations.createdAt")
+            .orderBy("integrationConfigurations.id")
+            .limit(limit + 1)
+            .execute()
+        }).pipe(
+          Effect.map((rows) =>
+            rows.map(({ cursorAt, ...row }) => ({ record: toRecord(row), position: { at: cursorAt, id: row.id } }))
+          )
+        ),
+
+      /** Of `contextIds`, those another configuration of `kind` fills (is ready in). */
+      filledElsewhere: (configurationId: string, kind: IntegrationKind, contextIds: ReadonlyArray<string>) =>
+        contextIds.length === 0
+          ? Effect.succeed([])
+          : Sql.query((db) =>
+              db
+                .selectFrom("integrationConfigurationContexts")
+                .select("operationalContextId")
+                .where("kind", "=", kind)
+                .where("filled", "=", true)
+                .where("operationalContextId", "in", contextIds)
+                .where("configurationId", "<>", configurationId)
+                .orderBy("operationalContextId")
+                .execute()
+            ).pipe(Effect.map((rows) => rows.map((row) => row.operationalContextId))),
+
+      /** Stores a connection reference (its digest). */
+      insertReference: (reference: ConnectionReferenceRecord) =>
+        Sql.query((db) =>
+          db
+            .insertInto("integrationConnectionReferences")
+            .values({
+              ...reference,
+              redeemedAt: nullable(reference.redeemedAt),
+              voidedAt: nullable(reference.voidedAt)
+            })
+            .execute()
+        ),
+
+      /**
+       * The reference with this digest and its configuration, both locked for the transaction — the configuration
+       * first, as every other change of it locks it, so two transactions never wait on each other — and the
+       * reference read again under its lock: of concurrent redeems of one reference the first redeems it and the
+       * others find it redeemed. Undefined when no reference has the digest.
+       */
+      lockReference: (digest: string) =>
+        Effect.gen(function* () {
+          const issued = yield* Sql.query((db) =>
+            db
+              .selectFrom("integrationConnectionReferences")
+              .select("configurationId")
+              .where("digest", "=", digest)
+              .executeTakeFirst()
+          )
+          if (issued === undefined) return undefined
+          const configuration = yield* Sql.query((db) =>
+            selectConfigurations(db)
+              .where("integrationConfigurations.id", "=", issued.configurationId)
+              .forUpdate()
+              .executeTakeFirstOrThrow()
+          )
+          const reference = yield* Sql.query((db) =>
+            db
+              .selectFrom("integrationConnectionReferences")
+              .selectAll()
+              .where("digest", "=", digest)
+              .forUpdate()
+              .executeTakeFirstOrThrow()
+          )
+          return { reference: toReference(reference), configuration: toRecord(configuration) }
+        }),
+
+      /** Marks a reference redeemed. */
+      markRedeemed: (reference: ConnectionReferenceRecord) =>
+        Sql.query((db) =>
+          db
+            .updateTable("integrationConnectionReferences")
+            .set({ redeemedAt: nullable(reference.redeemedAt) })
+            .where("digest", "=", reference.digest)
+            .execute()
+        ),
+
+      /** Voids the configuration's references that still work (neither redeemed nor voided), at `at`. */
+      voidOutstanding: (configurationId: string, at: Date) =>
+        Sql.query((db) =>
+          db
+            .updateTable("integrationConnectionReferences")
+            .set({ voidedAt: at })
+            .where("configurationId", "=", configurationId)
+            .where("redeemedAt", "is", null)
+            .where("voidedAt", "is", null)
+            .execute()
+        )
+    }
+  }
+) {}

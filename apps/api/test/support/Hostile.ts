@@ -1,0 +1,57 @@
+/**
+ * What the fuzz suites send (decisions 4: never a 500 for anything a client sent): hostile texts, values, ids and
+ * bodies, and a request helper that asserts every answer is below 500 and every error is problem details
+ * (spec 2.3), counting the statuses it saw.
+ */
+import fc from "fast-check"
+import { expect } from "vitest"
+
+export const hostileText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.constantFrom("\u0000", "\u0085", "\ud800", "  ", "", "null", "0x10", "1e2", "-1", "99999999999999999999"),
+  fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "\"", "\\", ",", ":", "9", "e", "-", "%"), maxLength: 60 })
+)
+
+export const hostileValue = fc.oneof(hostileText, fc.jsonValue({ maxDepth: 3 }))
+
+/** A body: any JSON, `fields` (each member optional, hostile or not) as JSON, deep nesting, or hostile text. */
+export const hostileBody = (fields: fc.Arbitrary<Record<string, unknown>>) =>
+  fc.oneof(
+    fc.jsonValue({ maxDepth: 5 }).map((value) => JSON.stringify(value)),
+    fields.map((value) => JSON.stringify(value)),
+    fc.integer({ min: 1, max: 3000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
+    hostileText
+  )
+
+const percentEncoded = hostileText.map((text) =>
+  [...Buffer.from(text, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("")
+)
+
+/** A path id: a UUID, percent-encoded hostile text, or a few classics. */
+export const hostileId = fc.oneof(fc.uuid(), percentEncoded, fc.constantFrom("not-a-uuid", "%00", "..%2F..%2F"))
+
+/**
+ * A request helper against `baseUrl()` with the bearer `token()` (none when `bearer: false`): it asserts the answer
+ * is below 500 and, for an error, problem details; `statuses` counts what it saw. Resolves to the status.
+ */
+export const checkedSender =
+  (baseUrl: () => string, token: () => string, statuses: Map<number, number>) =>
+  async (method: string, path: string, options: { body?: string; type?: string; bearer?: boolean } = {}) => {
+    const headers: Record<string, string> = options.bearer === false ? {} : { authorization: `Bearer ${token()}` }
+    if (options.type !== undefined) headers["content-type"] = options.type
+    const response = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: options.body })
+    })
+    const text = await response.text()
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+    expect(response.status, `${method} ${path} ${options.body?.slice(0, 80) ?? ""} → ${text.slice(0, 200)}`).toBeLessThan(500)
+    if (response.status >= 400) {
+      expect(response.headers.get("content-type")).toContain("application/problem+json")
+      const problem = JSON.parse(text) as { type: string; status: number }
+      expect(problem.type).toBe("about:blank")
+      expect(problem.status).toBe(response.status)
+    }
+    return response.status
+  }
