@@ -18,6 +18,7 @@ import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
 import { ConnectorAppsGroup } from "./ConnectorApps.js"
 import { CustomersGroup } from "./Customers.js"
+import { IntegrationConfigurationsGroup } from "./IntegrationConfigurations.js"
 import { OrganizationGroup } from "./Organization.js"
 import { SessionGroup, SignInGroup } from "./Session.js"
 import { SigningGroup } from "./Signing.js"
@@ -29,6 +30,7 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(CustomersGroup)
   .add(ApplicationsGroup)
   .add(ConnectorAppsGroup)
+  .add(IntegrationConfigurationsGroup)
   .add(AuditLogGroup)
   .add(BillingGroup)
   .add(BookingGroup)

@@ -33,7 +33,12 @@ const messages: Record<string, string> = {
   INTEGRATIONS_APP_INVALID: "The connector app's details break a rule: see the field marked.",
   INTEGRATIONS_CONTEXT_LEVEL_MISMATCH: "One of the operational contexts can't be granted here.",
   INTEGRATIONS_ROLE_NOT_GRANTABLE: "That role can't be granted to this installation.",
-  INTEGRATIONS_CONNECTION_NOT_SUPPORTED: "This integration does not support Connect."
+  INTEGRATIONS_CONNECTION_NOT_SUPPORTED:
+    "This can't be connected now: the installation must be active and hold the kind's role, the app needs a setup URL, and a disconnected configuration stays disconnected.",
+  INTEGRATIONS_CONFIGURATION_INVALID: "The configuration doesn't fit its kind or installation: see the field marked.",
+  INTEGRATIONS_CONFIGURATION_NOT_FOUND: "The integration configuration does not exist, or it belongs to another organization.",
+  INTEGRATIONS_POINT_ALREADY_FILLED:
+    "Another ready configuration of this kind already serves one of these operational contexts. Disconnect it first."
 }
 
 /** Messages by HTTP status for problems without a code. */

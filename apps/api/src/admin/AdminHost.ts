@@ -23,6 +23,7 @@ import { ResourceRepository } from "../booking/ResourceRepository.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { ConnectorAppService } from "../identity/ConnectorAppService.js"
 import { InstallationService } from "../identity/InstallationService.js"
+import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
@@ -38,6 +39,7 @@ import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
 import { ConnectorAppViews } from "./ConnectorAppViews.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
 import { CustomerViews } from "./CustomerViews.js"
+import { IntegrationConfigurationHandlers } from "./IntegrationConfigurationHandlers.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationHandlers } from "./OrganizationHandlers.js"
@@ -54,6 +56,7 @@ const AdminGroups = Layer.mergeAll(
   CustomerHandlers,
   ApplicationHandlers,
   ConnectorAppHandlers,
+  IntegrationConfigurationHandlers,
   AuditLogHandlers,
   BillingHandlers,
   BookingHandlers,
@@ -75,6 +78,7 @@ const AdminServices = Layer.mergeAll(
   ApplicationService.Default,
   ConnectorAppService.Default,
   InstallationService.Default,
+  IntegrationOperatorService.Default,
   SigningOperatorService.Default,
   BillingOperatorService.Default
 )

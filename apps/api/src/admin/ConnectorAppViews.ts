@@ -101,6 +101,27 @@ export class ConnectorAppViews extends Effect.Service<ConnectorAppViews>()("@pro
         return { app, keys, installations }
       }),
 
+    /** The organization's installations that are not removed, with their app's name, by app name then id. */
+    liveInstallations: (organizationId: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("installations")
+          .innerJoin("connectorApps", "connectorApps.id", "installations.appId")
+          .select([
+            "installations.id",
+            "installations.appId",
+            "connectorApps.name as appName",
+            "installations.status",
+            "installations.roles",
+            installationContexts
+          ])
+          .where("installations.organizationId", "=", organizationId)
+          .where("installations.status", "<>", "removed")
+          .orderBy("connectorApps.name")
+          .orderBy("installations.id")
+          .execute()
+      ),
+
     /** The app id of the organization's installation with this id (removed ones too), or undefined. */
     appOfInstallation: (organizationId: string, installationId: string) =>
       Sql.query((db) =>

@@ -6,7 +6,11 @@
  * concurrent `ready` reports for one point the second fails when it writes.
  */
 import type { ConnectionReferenceRecord } from "@propline/integrations/ConnectionReference"
-import type { IntegrationConfigurationRecord, IntegrationKind } from "@propline/integrations/IntegrationConfiguration"
+import type {
+  ConfigurationStatus,
+  IntegrationConfigurationRecord,
+  IntegrationKind
+} from "@propline/integrations/IntegrationConfiguration"
 import type { Database, IntegrationConfigurationTable, IntegrationConnectionReferenceTable } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely"
@@ -70,6 +74,58 @@ const changedColumns = (configuration: IntegrationConfigurationRecord) => ({
 
 const selectConfigurations = (db: Kysely<Database>) =>
   db.selectFrom("integrationConfigurations").selectAll("integrationConfigurations").select(contextIds)
+
+/** The filters of an operator's list; each absent means any. */
+export interface OrganizationFilter {
+  readonly kind: IntegrationKind | undefined
+  readonly status: ConfigurationStatus | undefined
+  /** A UUID. */
+  readonly installationId: string | undefined
+}
+
+/**
+ * A configuration as an operator sees it: the record, its connector app's name and setup URL, and its
+ * installation's status (each absent on a configuration carried over from the former billing integration).
+ */
+export interface OperatorConfigurationView {
+  readonly configuration: IntegrationConfigurationRecord
+  readonly appName: string | undefined
+  readonly setupUrl: string | undefined
+  readonly installationStatus: "active" | "suspended" | "removed" | undefined
+}
+
+/** The configurations with their installation's status and their app's name and setup URL. */
+const withInstallationAndApp = (query: ReturnType<typeof selectConfigurations>) =>
+  query
+    .leftJoin("installations", "installations.id", "integrationConfigurations.installationId")
+    .leftJoin("connectorApps", "connectorApps.id", "integrationConfigurations.appId")
+    .select([
+      "installations.status as installationStatus",
+      "connectorApps.name as appName",
+      "connectorApps.setupUrl as setupUrl"
+    ])
+
+/** The configuration with this id in the organization, with its installation and app. */
+const oneOfOrganization = (db: Kysely<Database>, organizationId: string, id: string) =>
+  withInstallationAndApp(selectConfigurations(db))
+    .where("integrationConfigurations.id", "=", id)
+    .where("integrationConfigurations.organizationId", "=", organizationId)
+
+const toOperatorView = ({
+  installationStatus,
+  appName,
+  setupUrl,
+  ...row
+}: ConfigurationRow & {
+  readonly installationStatus: "active" | "suspended" | "removed" | null
+  readonly appName: string | null
+  readonly setupUrl: string | null
+}): OperatorConfigurationView => ({
+  configuration: toRecord(row),
+  appName: appName ?? undefined,
+  setupUrl: setupUrl ?? undefined,
+  installationStatus: installationStatus ?? undefined
+})
 
 export class IntegrationConfigurationRepository extends Effect.Service<IntegrationConfigurationRepository>()(
   "@propline/api/integrations/IntegrationConfigurationRepository",
@@ -144,29 +200,12 @@ export class IntegrationConfigurationRepository extends Effect.Service<Integrati
 
       /**
        * The configuration with this id in the organization, locked, with its installation's status and its app's
-       * setup URL (absent for a carried-over configuration); `id` is a UUID.
+       * name and setup URL (absent for a carried-over configuration); `id` is a UUID.
        */
       lockInOrganization: (organizationId: string, id: string) =>
         Sql.query((db) =>
-          selectConfigurations(db)
-            .leftJoin("installations", "installations.id", "integrationConfigurations.installationId")
-            .leftJoin("connectorApps", "connectorApps.id", "integrationConfigurations.appId")
-            .select(["installations.status as installationStatus", "connectorApps.setupUrl as setupUrl"])
-            .where("integrationConfigurations.id", "=", id)
-            .where("integrationConfigurations.organizationId", "=", organizationId)
-            .forUpdate("integrationConfigurations")
-            .executeTakeFirst()
-        ).pipe(
-          Effect.map((row) => {
-            if (row === undefined) return undefined
-            const { installationStatus, setupUrl, ...configuration } = row
-            return {
-              configuration: toRecord(configuration),
-              installationStatus: installationStatus ?? undefined,
-              setupUrl: setupUrl ?? undefined
-            }
-          })
-        ),
+          oneOfOrganization(db, organizationId, id).forUpdate("integrationConfigurations").executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toOperatorView(row)))),
 
       /** The installation's configurations that are not disconnected, locked, oldest first. */
       lockLiveOfInstallation: (installationId: string) =>
@@ -210,6 +249,47 @@ export class IntegrationConfigurationRepository extends Effect.Service<Integrati
             rows.map(({ cursorAt, ...row }) => ({ record: toRecord(row), position: { at: cursorAt, id: row.id } }))
           )
         ),
+
+      /**
+       * One page of the organization's configurations, newest first (`createdAt desc, id desc`) after `after`,
+       * filtered by kind, status and installation; `limit + 1` rows, each with its app's name and its
+       * installation's status (absent on a carried-over configuration). An organization has a handful of them, so
+       * the organization's rows are read through the primary key's table without an index of their own.
+       */
+      pageOfOrganization: (
+        organizationId: string,
+        filter: OrganizationFilter,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Sql.query((db) => {
+          let query = withInstallationAndApp(selectConfigurations(db))
+            .select(CursorPage.sortKey("integrationConfigurations.createdAt").as("cursorAt"))
+            .where("integrationConfigurations.organizationId", "=", organizationId)
+          if (filter.kind !== undefined) query = query.where("integrationConfigurations.kind", "=", filter.kind)
+          if (filter.status !== undefined) query = query.where("integrationConfigurations.status", "=", filter.status)
+          if (filter.installationId !== undefined) {
+            query = query.where("integrationConfigurations.installationId", "=", filter.installationId)
+          }
+          if (after !== undefined) {
+            query = query.where(CursorPage.before("integrationConfigurations.createdAt", "integrationConfigurations.id", after))
+          }
+          return query
+            .orderBy("integrationConfigurations.createdAt", "desc")
+            .orderBy("integrationConfigurations.id", "desc")
+            .limit(limit + 1)
+            .execute()
+        }).pipe(
+          Effect.map((rows) =>
+            rows.map(({ cursorAt, ...row }) => ({ record: toOperatorView(row), position: { at: cursorAt, id: row.id } }))
+          )
+        ),
+
+      /** The configuration with this id in the organization (not locked), with its app and installation; `id` is a UUID. */
+      inOrganization: (organizationId: string, id: string) =>
+        Sql.query((db) =>
+          oneOfOrganization(db, organizationId, id).executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toOperatorView(row)))),
 
       /** Of `contextIds`, those another configuration of `kind` fills (is ready in). */
       filledElsewhere: (configurationId: string, kind: IntegrationKind, contextIds: ReadonlyArray<string>) =>

@@ -49,12 +49,15 @@ export const toIntegrationConfiguration = (record: IntegrationConfigurationRecor
   )
 
 /**
- * A service failure as its problem: a configuration the installation does not have is 404 with
- * `INTEGRATIONS_CONFIGURATION_NOT_FOUND`; `INTEGRATIONS_CONFIGURATION_INVALID` carries its issues (spec 7.1's
- * shape); any other refusal its own code and status.
+ * A service failure as its problem: a configuration the caller does not have is 404 with
+ * `INTEGRATIONS_CONFIGURATION_NOT_FOUND` (another missing record, an installation, a plain 404); `INTEGRATIONS_CONFIGURATION_INVALID` carries its issues (spec 7.1's
+ * shape); any other refusal its own code and status. The admin console answers the operator service's failures
+ * with it too.
  */
-const asProblem = (error: IntegrationsRefusal | RecordNotFound) => {
-  if (error._tag === "RecordNotFound") return problem.notFound(error.detail, "INTEGRATIONS_CONFIGURATION_NOT_FOUND")
+export const integrationsProblem = (error: IntegrationsRefusal | RecordNotFound) => {
+  if (error._tag === "RecordNotFound" && error.kind === "integration configuration") {
+    return problem.notFound(error.detail, "INTEGRATIONS_CONFIGURATION_NOT_FOUND")
+  }
   if (error._tag === "ConfigurationInvalid") return problem.badRequest(error.code, error.detail, error.issues)
   return toProblem(error)
 }
@@ -73,7 +76,7 @@ export const IntegrationHandlers = HttpApiBuilder.group(IntegrationApi, "integra
       )
       .handle("redeemConnectionReference", ({ payload }) =>
         Effect.flatMap(Principal, (principal) => integrations.redeem(principal, payload.connectionReference)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toIntegrationConfiguration })
+          Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration })
         )
       )
       .handle("reportReady", ({ path, payload }) =>
@@ -83,11 +86,11 @@ export const IntegrationHandlers = HttpApiBuilder.group(IntegrationApi, "integra
             declaredGates: payload.declaredGates ?? [],
             settings: payload.settings ?? {}
           })
-        ).pipe(Effect.mapBoth({ onFailure: asProblem, onSuccess: toIntegrationConfiguration }))
+        ).pipe(Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration }))
       )
       .handle("reportFailed", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) => integrations.failed(principal, path.configurationId, payload.reason)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toIntegrationConfiguration })
+          Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration })
         )
       )
   })

@@ -14,15 +14,19 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { ContextService } from "../contexts/ContextService.js"
 import { InstallationRepository } from "../identity/InstallationRepository.js"
 import * as Audit from "../platform/Audit.js"
+import * as CursorPage from "../platform/CursorPage.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { IntegrationConfigurationRepository } from "./IntegrationConfigurationRepository.js"
+import { IntegrationConfigurationRepository, type OrganizationFilter } from "./IntegrationConfigurationRepository.js"
 import { configurationNotFound, referenceDigest } from "./IntegrationService.js"
 
 const span = (name: string) => Effect.withSpan(`IntegrationOperatorService.${name}`, { captureStackTrace: false })
 
 const isUuid = Schema.is(Schema.UUID)
+
+/** The cursor kind of the operators' list of configurations ({@link IntegrationOperatorService} `list`). */
+export const OPERATOR_LIST = "admin-integration-configurations"
 
 /** Who acts: an operator (or the system) in one organization. */
 export interface Operator {
@@ -185,6 +189,42 @@ export class IntegrationOperatorService extends Effect.Service<IntegrationOperat
             const live = yield* configurations.lockLiveOfInstallation(installationId)
             return yield* Effect.forEach(live, (configuration) => applyDisconnect(configuration, actor, at))
           }).pipe(span("disconnectInstallation")),
+
+        /**
+         * One page of the organization's configurations, newest first, filtered by kind, status and installation
+         * (a filter that is no UUID matches none), with each one's app name and installation status; the cursor
+         * is of the list {@link OPERATOR_LIST}.
+         */
+        list: (
+          operator: Operator,
+          filter: OrganizationFilter,
+          after: CursorPage.Position | undefined,
+          limit: number
+        ) =>
+          (filter.installationId !== undefined && !isUuid(filter.installationId)
+            ? Effect.succeed([])
+            : configurations.pageOfOrganization(operator.organizationId, filter, after, limit)
+          ).pipe(Effect.map((rows) => CursorPage.page(OPERATOR_LIST, rows, limit)), span("list")),
+
+        /**
+         * One configuration of the organization with its app and installation, and `filledElsewhere`: those of its
+         * contexts where another configuration of its kind is `ready` — there its connector's ready report is
+         * refused with INTEGRATIONS_POINT_ALREADY_FILLED until the operator disconnects the other one (none while
+         * it is ready itself or disconnected). 404 RecordNotFound for a configuration not in the organization.
+         */
+        get: (operator: Operator, configurationId: string) =>
+          Effect.gen(function* () {
+            const found = isUuid(configurationId)
+              ? yield* configurations.inOrganization(operator.organizationId, configurationId)
+              : undefined
+            if (found === undefined) return yield* configurationNotFound()
+            const { id, kind, status, operationalContextIds } = found.configuration
+            const filledElsewhere =
+              status === "ready" || status === "disconnected"
+                ? []
+                : yield* configurations.filledElsewhere(id, kind, operationalContextIds)
+            return { ...found, filledElsewhere }
+          }).pipe(span("get")),
 
         /** The installation's configurations, oldest first; none for an installation of another organization. */
         ofInstallation: (operator: Operator, installationId: string) =>
