@@ -11,6 +11,7 @@ import { EditAddOnProductPage, EditResourcePage, NewAddOnProductPage, NewResourc
 import { InvoicePage, InvoiceRunsPage, InvoicesPage, ProposalsPage, SendQueuePage, WithdrawalQueuePage } from "./pages/Billing.js"
 import { ConnectorAppPage, ConnectorAppsPage, NewConnectorAppPage } from "./pages/ConnectorApps.js"
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
+import { IntegrationConfigurationPage, IntegrationConfigurationsPage, NewIntegrationConfigurationPage } from "./pages/IntegrationConfigurations.js"
 import { OrganizationPage } from "./pages/Organization.js"
 
 export interface Route {
@@ -31,6 +32,9 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/connector-apps", render: () => <ConnectorAppsPage /> },
   { pattern: "/connector-apps/new", render: () => <NewConnectorAppPage /> },
   { pattern: "/connector-apps/:id", render: (p) => <ConnectorAppPage id={p["id"]!} /> },
+  { pattern: "/integration-configurations", render: () => <IntegrationConfigurationsPage /> },
+  { pattern: "/integration-configurations/new", render: () => <NewIntegrationConfigurationPage /> },
+  { pattern: "/integration-configurations/:id", render: (p) => <IntegrationConfigurationPage id={p["id"]!} /> },
   { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
@@ -86,7 +90,8 @@ export const navigation: ReadonlyArray<NavigationSection> = [
     title: "Integrations",
     links: [
       ["/applications", "Applications"],
-      ["/connector-apps", "Connector apps"]
+      ["/connector-apps", "Connector apps"],
+      ["/integration-configurations", "Integration configurations"]
     ]
   },
   { title: "Oversight", links: [["/audit-log", "Audit log"]] }

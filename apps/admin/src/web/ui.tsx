@@ -70,6 +70,28 @@ export const GroupError = (props: {
   return message === undefined ? null : <p className="field-error">{message}</p>
 }
 
+/**
+ * Copying `text` to the clipboard: `copy` for a button, and `status`, the line that says how it went (a screen
+ * reader announces it).
+ */
+export const useCopy = (text: string) => {
+  const [copied, setCopied] = useState<"copied" | "failed" | undefined>()
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text)
+      setCopied("copied")
+    } catch {
+      setCopied("failed")
+    }
+  }
+  const status = (
+    <p role="status" className="copy-status">
+      {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select the text and copy it." : ""}
+    </p>
+  )
+  return { copy, status }
+}
+
 /** Loading, failure or the content. */
 export const Loading = () => (
   <p className="loading" role="status">

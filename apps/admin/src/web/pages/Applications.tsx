@@ -9,7 +9,7 @@ import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
-import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useCopy } from "../ui.js"
 
 const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
   ["billing", "Billing — invoices, proposals and payments"],
@@ -57,15 +57,7 @@ export const ApplicationsPage = () => (
 
 /** A secret shown once: the value, a copy button, and what to do with it. */
 const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly secret: IssuedSecret }) => {
-  const [copied, setCopied] = useState<"copied" | "failed" | undefined>()
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret.secret)
-      setCopied("copied")
-    } catch {
-      setCopied("failed")
-    }
-  }
+  const copying = useCopy(secret.secret)
   return (
     <section className="secret-once" aria-labelledby="secret-heading">
       <h2 id="secret-heading">Client secret</h2>
@@ -76,13 +68,11 @@ const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly 
       <div className="secret-value">
         <label htmlFor="new-secret">Secret ending in {secret.lastFour}</label>
         <input id="new-secret" readOnly value={secret.secret} onFocus={(event) => event.target.select()} />
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={copying.copy}>
           Copy secret
         </button>
       </div>
-      <p role="status" className="copy-status">
-        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select the text and copy it." : ""}
-      </p>
+      {copying.status}
     </section>
   )
 }
@@ -101,16 +91,18 @@ const depthFirst = (contexts: ReadonlyArray<ContextNode>): ReadonlyArray<readonl
   return out
 }
 
-const ContextChoices = (props: {
+/** The organization's contexts as a tree of checkboxes named `name` (default `contextIds`). */
+export const ContextChoices = (props: {
   readonly contexts: ReadonlyArray<ContextNode>
   readonly chosen: ReadonlySet<string>
   readonly toggle: (id: string) => void
+  readonly name?: string
 }) => (
   <ul className="choices">
     {depthFirst(props.contexts).map(([context, depth]) => (
       <li key={context.id} className={`depth-${Math.min(depth, 4)}`}>
         <label>
-          <input type="checkbox" name="contextIds" value={context.id} checked={props.chosen.has(context.id)} onChange={() => props.toggle(context.id)} />{" "}
+          <input type="checkbox" name={props.name ?? "contextIds"} value={context.id} checked={props.chosen.has(context.id)} onChange={() => props.toggle(context.id)} />{" "}
           {context.name} <span className="kind">{context.kind}</span>
         </label>
       </li>
@@ -118,7 +110,7 @@ const ContextChoices = (props: {
   </ul>
 )
 
-const toggled = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
+export const toggled = <A,>(set: ReadonlySet<A>, value: A): ReadonlySet<A> => {
   const next = new Set(set)
   if (next.has(value)) next.delete(value)
   else next.add(value)

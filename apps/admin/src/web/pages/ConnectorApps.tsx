@@ -225,6 +225,11 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
               Remove
             </button>
           </div>
+          <p>
+            <Link href={`/integration-configurations?installationId=${installation.id}`}>Integration configurations of this installation</Link>
+            {" · "}
+            <Link href={`/integration-configurations/new?installationId=${installation.id}`}>New configuration</Link>
+          </p>
           <details className="form-panel">
             <summary>Change roles and contexts</summary>
             <GrantForm key={`${installation.roles.join()} ${installation.contextIds.join()}`} appId={detail.app.id} installation={installation} onDone={reload} />
