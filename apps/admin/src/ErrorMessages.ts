@@ -4,7 +4,11 @@
  * its first segment is the field). Used by the console beside each field and above each form.
  */
 
-/** Readable messages of the codes the console's operations answer; others fall back to {@link humanize}. */
+/**
+ * Readable messages of the codes the console's operations answer; others show the API's `detail` (a code whose
+ * detail already names the reason for the operator, such as INTEGRATIONS_CONNECTION_NOT_SUPPORTED's missing role
+ * or suspended installation), else {@link humanize}.
+ */
 const messages: Record<string, string> = {
   VALIDATION_FAILED: "Some fields need attention.",
   APPLICATION_SECRET_LIMIT_REACHED: "This Application already has 2 active secrets. Revoke one before issuing another.",
@@ -33,8 +37,6 @@ const messages: Record<string, string> = {
   INTEGRATIONS_APP_INVALID: "The connector app's details break a rule: see the field marked.",
   INTEGRATIONS_CONTEXT_LEVEL_MISMATCH: "One of the operational contexts can't be granted here.",
   INTEGRATIONS_ROLE_NOT_GRANTABLE: "That role can't be granted to this installation.",
-  INTEGRATIONS_CONNECTION_NOT_SUPPORTED:
-    "This can't be connected now: the installation must be active and hold the kind's role, the app needs a setup URL, and a disconnected configuration stays disconnected.",
   INTEGRATIONS_CONFIGURATION_INVALID: "The configuration doesn't fit its kind or installation: see the field marked.",
   INTEGRATIONS_CONFIGURATION_NOT_FOUND: "The integration configuration does not exist, or it belongs to another organization.",
   INTEGRATIONS_POINT_ALREADY_FILLED:

@@ -2,7 +2,8 @@
  * The admin console in headless Chromium (issue 11), against the real hosts over the demo data: an operator signs
  * in with the keyboard, creates an Application, copies its secret with the copy button, and that secret obtains a
  * token from the identity host; a wrong password, a change without the CSRF token and another organization's
- * record are refused; every main page renders at 1280 and 390 px wide without a horizontal scrollbar, and is
+ * record are refused; an integration configuration is created and connected, and the connector's redeem and ready
+ * show on its page; every main page renders at 1280 and 390 px wide without a horizontal scrollbar, and is
  * written as a screenshot (`apps/api/.artifacts/screenshots`).
  *
  * The HTTP suite runs on both databases; this one drives a browser, so it runs on PGlite only.
@@ -21,6 +22,7 @@ import { BookingOperatorService } from "../../src/booking/BookingOperatorService
 import { at, bookingSetup, localDate } from "../support/BookingFixtures.js"
 import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
 import * as Fixtures from "../support/Fixtures.js"
+import { installationToken, installConnector } from "../support/IntegrationFixtures.js"
 import * as SigningFixtures from "../support/SigningFixtures.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
 import { assertionClaims, installationTokenBody, type KeyPair, newKeyPair, signAssertion } from "../identity/ConnectorFixtures.js"
@@ -193,6 +195,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/applications/new", "New Application"],
     ["/connector-apps", "Connector apps"],
     ["/connector-apps/new", "Register a connector app"],
+    ["/integration-configurations", "Integration configurations"],
+    ["/integration-configurations/new", "New integration configuration"],
     ["/billing", "Billing overview"],
     ["/billing/invoice-runs", "Invoice runs"],
     ["/billing/invoices", "Invoices"],
@@ -480,5 +484,81 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await page.getByRole("button", { name: "Suspend" }).click()
     await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("suspended")
     expect(await tokenWith(second)).toBe(400)
+  })
+
+  it("creates an integration configuration, presses Connect and sees the setup address with the reference; the connector redeems it and the page shows connecting, then ready", async () => {
+    const org = await app.run(Fixtures.organization({ name: "Liljeholmen Koppling AB", integration: "none" }))
+    const connector = await app.run(installConnector(org, { roles: ["signing"] }))
+    await switchOperator(org.organizationId)
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Integration configurations" }).click()
+    await expect.poll(() => h1("Integration configurations").isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("No integration configuration matches.").isVisible()).toBe(true)
+    await page.getByRole("link", { name: "New configuration" }).click()
+    await expect.poll(() => h1("New integration configuration").isVisible()).toBe(true)
+
+    // The empty form: each field's message beside it; then a kind the installation holds no role for: the service's code.
+    await page.getByRole("button", { name: "Create configuration" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Some fields need attention.")
+    await expect.poll(() => page.getByText("choose an installation", { exact: true }).isVisible()).toBe(true)
+    expect(await page.getByLabel("Installation").getAttribute("aria-invalid")).toBe("true")
+    await page.getByLabel("Installation").selectOption(connector.installationId)
+    await page.getByLabel("Kind").selectOption("booking")
+    await page.getByLabel(/Liljeholmen Koppling AB/).check()
+    await page.getByRole("button", { name: "Create configuration" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("The installation does not hold the booking role")
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("INTEGRATIONS_CONNECTION_NOT_SUPPORTED")
+    await page.screenshot({ path: path.join(shots, "new-integration-configuration-refused.png"), fullPage: true })
+
+    await page.getByLabel("Kind").selectOption("signing")
+    await page.getByRole("button", { name: "Create configuration" }).click()
+    await expect.poll(() => h1("Signing configuration of Test connector").isVisible()).toBe(true)
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("pending")
+
+    await page.getByRole("button", { name: "Connect", exact: true }).click()
+    const once = page.getByRole("region", { name: "Finish the set-up at the connector" })
+    await expect.poll(() => once.isVisible()).toBe(true)
+    const reference = await once.getByLabel("Connection reference").inputValue()
+    const setupAddress = new URL(await once.getByLabel("Setup address").inputValue())
+    expect(setupAddress.searchParams.get("connection_reference")).toBe(reference)
+    expect(setupAddress.searchParams.get("installation_id")).toBe(connector.installationId)
+    expect(`${setupAddress.origin}${setupAddress.pathname}`).toBe("https://connector.example/setup")
+    expect(await once.getByRole("link", { name: "Open the connector's set-up" }).getAttribute("href")).toBe(setupAddress.toString())
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")
+      expect(overflow, `the connected configuration at ${width} px`).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: path.join(shots, `integration-configuration-connect-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+
+    // The connector's side, through the public API: the reference redeemed, then ready.
+    const connectorToken = await installationToken(app.authUrl, connector)
+    const redeemed = await call(`${app.apiUrl}/v1/integrations/connection-references/redeem`, {
+      token: connectorToken,
+      body: { connectionReference: reference }
+    })
+    expect(redeemed.status).toBe(201)
+    await page.reload()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("connecting")
+    expect(await page.content()).not.toContain(reference)
+    const ready = await call(`${app.apiUrl}/v1/integrations/configurations/${redeemed.body.id}/ready`, {
+      token: connectorToken,
+      body: { externalAccount: { id: "scrive-77", name: "Liljeholmen e-signing" }, settings: { signatureMethods: ["bankid-se"] } }
+    })
+    expect(ready.status).toBe(201)
+    await page.reload()
+    await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("ready")
+    await expect.poll(() => page.getByText("Liljeholmen e-signing (scrive-77)").isVisible()).toBe(true)
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.screenshot({ path: path.join(shots, `integration-configuration-ready-${width}.png`), fullPage: true })
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+
+    // The list shows it ready, filtered by status in the URL.
+    await page.goto(`${app.adminUrl}/integration-configurations?status=ready`)
+    await expect.poll(() => page.locator("tbody .status").first().textContent()).toBe("ready")
+    await page.screenshot({ path: path.join(shots, "integration-configurations-ready-1280.png"), fullPage: true })
   })
 })
