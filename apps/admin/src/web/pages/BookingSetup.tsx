@@ -56,6 +56,38 @@ const ContextSelect = (props: { readonly input: object; readonly value: string; 
 )
 
 /** A number input bound to a text state (so a half-typed value stays as typed). */
+/** The currency a resource or an add-on product is priced in (`/currency`). */
+const CurrencyField = (props: { readonly value: Currency; readonly problem: Problem | undefined; readonly onChange: (currency: Currency) => void }) => (
+  <Field label="Currency" name="currency" pointer="/currency" problem={props.problem}>
+    {(input) => (
+      <select {...input} value={props.value} onChange={(event) => props.onChange(event.target.value as Currency)}>
+        {CURRENCIES.map((currency) => (
+          <option key={currency}>{currency}</option>
+        ))}
+      </select>
+    )}
+  </Field>
+)
+
+/** The operational context a resource or an add-on product belongs to (`/operationalContextId`). */
+const ContextField = (props: {
+  readonly value: string
+  readonly contexts: ReadonlyArray<ContextNode>
+  readonly problem: Problem | undefined
+  readonly onChange: (id: string) => void
+}) => (
+  <Field label="Operational context" name="operationalContextId" pointer="/operationalContextId" problem={props.problem}>
+    {(input) => <ContextSelect input={input} value={props.value} contexts={props.contexts} onChange={props.onChange} />}
+  </Field>
+)
+
+/** An optional description (`/description`). */
+const DescriptionField = (props: { readonly value: string; readonly problem: Problem | undefined; readonly onChange: (text: string) => void }) => (
+  <Field label="Description (optional)" name="description" pointer="/description" problem={props.problem}>
+    {(input) => <textarea {...input} rows={2} value={props.value} onChange={(event) => props.onChange(event.target.value)} />}
+  </Field>
+)
+
 const NumberInput = (props: { readonly input: object; readonly value: string; readonly onChange: (text: string) => void }) => (
   <input {...props.input} type="text" inputMode="decimal" value={props.value} onChange={(event) => props.onChange(event.target.value)} />
 )
@@ -386,25 +418,11 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
           <Field label="Seats" name="capacity" pointer="/capacity" problem={problem}>
             {(input) => <NumberInput input={input} value={draft.capacity} onChange={(capacity) => set({ capacity })} />}
           </Field>
-          <Field label="Currency" name="currency" pointer="/currency" problem={problem}>
-            {(input) => (
-              <select {...input} value={draft.currency} onChange={(event) => set({ currency: event.target.value as Currency })}>
-                {CURRENCIES.map((currency) => (
-                  <option key={currency}>{currency}</option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <CurrencyField value={draft.currency} problem={problem} onChange={(currency) => set({ currency })} />
         </div>
-        <Field label="Operational context" name="operationalContextId" pointer="/operationalContextId" problem={problem}>
-          {(input) => (
-            <ContextSelect input={input} value={draft.operationalContextId} contexts={props.contexts} onChange={(operationalContextId) => set({ operationalContextId })} />
-          )}
-        </Field>
+        <ContextField value={draft.operationalContextId} contexts={props.contexts} problem={problem} onChange={(operationalContextId) => set({ operationalContextId })} />
         {text("Time zone", "timeZone", "An IANA name: opening hours, windows and the horizon are read in it.")}
-        <Field label="Description (optional)" name="description" pointer="/description" problem={problem}>
-          {(input) => <textarea {...input} rows={2} value={draft.description} onChange={(event) => set({ description: event.target.value })} />}
-        </Field>
+        <DescriptionField value={draft.description} problem={problem} onChange={(description) => set({ description })} />
       </fieldset>
       <fieldset>
         <legend>Booking rules</legend>
@@ -727,26 +745,12 @@ const ProductForm = (props: { readonly initial: ProductDraft; readonly productId
             </select>
           )}
         </Field>
-        <Field label="Currency" name="currency" pointer="/currency" problem={problem}>
-          {(input) => (
-            <select {...input} value={draft.currency} onChange={(event) => set({ currency: event.target.value as Currency })}>
-              {CURRENCIES.map((currency) => (
-                <option key={currency}>{currency}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <CurrencyField value={draft.currency} problem={problem} onChange={(currency) => set({ currency })} />
         {numeric(`Net unit price (${draft.currency})`, "price", "/unitPriceMinorUnits")}
         {numeric("VAT (%)", "vat", "/vatRateBasisPoints")}
       </div>
-      <Field label="Operational context" name="operationalContextId" pointer="/operationalContextId" problem={problem}>
-        {(input) => (
-          <ContextSelect input={input} value={draft.operationalContextId} contexts={props.contexts} onChange={(operationalContextId) => set({ operationalContextId })} />
-        )}
-      </Field>
-      <Field label="Description (optional)" name="description" pointer="/description" problem={problem}>
-        {(input) => <textarea {...input} rows={2} value={draft.description} onChange={(event) => set({ description: event.target.value })} />}
-      </Field>
+      <ContextField value={draft.operationalContextId} contexts={props.contexts} problem={problem} onChange={(operationalContextId) => set({ operationalContextId })} />
+      <DescriptionField value={draft.description} problem={problem} onChange={(description) => set({ description })} />
       <div className="setup-row">
         {numeric("Lead time (minutes)", "leadTimeMinutes", "/leadTimeMinutes")}
         {numeric("Most per booking line", "maxQuantityPerLine", "/maxQuantityPerLine")}
