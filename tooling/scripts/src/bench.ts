@@ -591,7 +591,7 @@ const program = Effect.gen(function* () {
       }
     })
     notes.push(
-      `token: the product's \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} Applications inserted for the run (60 requests per 60 s per client are allowed). Baseline: plain node:http that parses Basic, runs the API's two statements (the Application with its secret digests and contexts; the rate-limit bookkeeping, without judging the counts), compares SHA-256 in constant time and signs the same claims ES256 with node:crypto.`
+      `token: the product's \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} Applications inserted for the run (60 requests per 60 s per client are allowed). Baseline: plain node:http that parses Basic, runs the API's one statement (the active Application with the secret's SHA-256 digest and its contexts, the rate-limit bookkeeping, the secret's last use; the counts not judged) and signs the same claims ES256 with node:crypto.`
     )
   }
   if (selected.has("installation-token")) {

@@ -1,37 +1,14 @@
 /**
  * SQL of Applications (spec 5.2; decisions 2, 3): the Application with its granted contexts, its secrets (only their
- * SHA-256 digests), and the one read the token endpoint makes per client_credentials request.
+ * SHA-256 digests). The token endpoint's statement is `TokenRateLimitRepository.admitApplication`.
  */
 import type { ApplicationRecord, SecretRecord } from "@propline/identity/Application"
 import type { Role } from "@propline/identity/AccessTokenClaims"
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type ExpressionBuilder, sql } from "kysely"
+import type { ExpressionBuilder } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import * as Sql from "../platform/Sql.js"
-
-/** What the token endpoint needs of an Application to authenticate a client_credentials request. */
-export interface ApplicationCredentials {
-  readonly id: string
-  readonly organizationId: string
-  readonly roles: ReadonlyArray<Role>
-  readonly status: "active" | "disabled"
-  /** The active secrets: id and lower-case hex SHA-256 digest. */
-  readonly secrets: ReadonlyArray<{ readonly id: string; readonly secretDigest: string }>
-  /** Granted contexts, by id. */
-  readonly contextIds: ReadonlyArray<string>
-}
-
-/** A row of {@link ApplicationRepository.credentials}: the Application, one of its active secrets, its contexts. */
-interface CredentialRow {
-  readonly id: string
-  readonly organizationId: string
-  readonly roles: ReadonlyArray<string>
-  readonly status: "active" | "disabled"
-  readonly secretId: string | null
-  readonly secretDigest: string | null
-  readonly contextIds: ReadonlyArray<string>
-}
 
 /** The Application's granted context ids, as `contexts` (one round trip with the Application). */
 const applicationContexts = (eb: ExpressionBuilder<Database, "applications">) =>
@@ -154,43 +131,7 @@ export class ApplicationRepository extends Effect.Service<ApplicationRepository>
       revokeSecret: (record: SecretRecord) =>
         Sql.query((db) =>
           db.updateTable("applicationSecrets").set({ revokedAt: record.revokedAt }).where("id", "=", record.id).execute()
-        ).pipe(Effect.asVoid),
-
-      /**
-       * One round trip, one plain statement (`Sql.rows`, no row mapping: every token request runs it): the
-       * Application by client_id, one row per active secret (one row without a secret when it has none), each
-       * with the granted contexts. tooling/scripts/src/internal/BaselineServer.ts runs the same read (`CLIENT_SQL`).
-       */
-      credentials: (clientId: string) =>
-        Sql.rows(
-          sql<CredentialRow>`
-            select a.id, a.organization_id as "organizationId", a.roles, a.status, s.id as "secretId",
-                   s.secret_digest as "secretDigest",
-                   array(select c.operational_context_id from application_contexts c
-                         where c.application_id = a.id order by c.operational_context_id) as "contextIds"
-            from applications a
-            left join application_secrets s on s.application_id = a.id and s.revoked_at is null
-            where a.client_id = ${clientId}`
-        ).pipe(
-          Effect.map((rows): ApplicationCredentials | undefined => {
-            const first = rows[0]
-            if (first === undefined) return undefined
-            const secrets: Array<{ readonly id: string; readonly secretDigest: string }> = []
-            for (const row of rows) {
-              if (row.secretId !== null && row.secretDigest !== null) {
-                secrets.push({ id: row.secretId, secretDigest: row.secretDigest })
-              }
-            }
-            return {
-              id: first.id,
-              organizationId: first.organizationId,
-              roles: first.roles as ReadonlyArray<Role>,
-              status: first.status,
-              secrets,
-              contextIds: first.contextIds
-            }
-          })
-        )
+        ).pipe(Effect.asVoid)
     }
   }
 ) {}

@@ -3,10 +3,10 @@
  * decisions 3; RFC 7521, 7523).
  *
  * `client_credentials` (spec 5.2), in order:
- * 1. Authentication: the secret's shape, the Application by `client_id`, the secret's SHA-256 against the digests
- *    of every active secret of the Application (each compared in constant time, all of them, no early exit),
- *    and the Application's status. Any failure is the one `invalid_client` (`credentials_rejected`).
- * 2. The rate limit of the client (below).
+ * 1. The secret's shape (`ClientSecret.isWellFormedSecret`), without a round trip.
+ * 2. One statement (`TokenRateLimitRepository.admitApplication`): the active Application with this `client_id` and
+ *    an unrevoked secret with the presented secret's SHA-256 digest; only if there is one, the client's rate limit
+ *    (below). No such Application is the one `invalid_client` (`credentials_rejected`), whatever was wrong.
  * 3. The token: `sub` the Application's id, `client_id` its client_id, its roles and granted contexts.
  *
  * The installation-token grant (spec 5.3), in order; every failure up to 5 is the one `invalid_client`, with the
@@ -35,7 +35,7 @@
  * Tokens: ES256 (signed with `node:crypto`) with header `typ: at+jwt` and the active kid (`SigningKeys`), claims from
  * `AccessTokenClaims.buildClaims` (iss = authUrl, aud = baseUrl, a random jti, iat now, exp iat + 600).
  *
- * Round trips per token: client_credentials, one read and one rate-limit statement; installation, one read, the
+ * Round trips per token: client_credentials, one statement; installation, one read, the
  * `jti` insert and one rate-limit statement (the `jti` is kept apart so that it commits durably while the rate
  * limit's bookkeeping does not wait for the WAL). No audit entry per token: issuing a token changes no state
  * (decisions 4 audits changes); the rate-limit row, `last_used_at` and the consumed `jti` are the trace.
@@ -49,7 +49,7 @@ import {
   judgeAssertionClaims,
   judgeAssertionHeader
 } from "@propline/identity/ClientAssertion"
-import { constantTimeEqual, isWellFormedSecret } from "@propline/identity/ClientSecret"
+import { isWellFormedSecret } from "@propline/identity/ClientSecret"
 import { judgeRequestRate, TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS } from "@propline/identity/RateLimitWindow"
 import { InvalidClient, InvalidGrant, SlowDown } from "@propline/identity/TokenError"
 import {
@@ -62,11 +62,10 @@ import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { compactVerify, type CryptoKey, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from "jose"
 import { createHash, randomInt, randomUUID, sign as signBytes } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
-import { ApplicationRepository } from "./ApplicationRepository.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
 import { ConsumedAssertionRepository } from "./ConsumedAssertionRepository.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
-import { TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
+import { type Admission, TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
 
 /**
  * A consumed `jti` is forgotten this long after its assertion's `exp`, in seconds: the 30 s leeway plus 5 minutes
@@ -108,7 +107,11 @@ interface Grantee {
   readonly contexts: ReadonlyArray<string>
 }
 
-const sha256 = (text: string): Uint8Array => createHash("sha256").update(text, "utf8").digest()
+/** SHA-256 of a presented secret, lower-case hex: how `application_secrets.secret_digest` stores it. */
+const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
+
+const credentialsRejected = (request: ClientCredentialsRequest) =>
+  new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
 
 const base64url = (text: string): string => Buffer.from(text, "utf8").toString("base64url")
 
@@ -124,7 +127,6 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
     const db = yield* Db.Db
     const config = yield* AppConfig
     const signingKeys = yield* SigningKeys
-    const applications = yield* ApplicationRepository
     const apps = yield* ConnectorAppRepository
     const consumed = yield* ConsumedAssertionRepository
     const rateLimits = yield* TokenRateLimitRepository
@@ -132,47 +134,47 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
     // Imported app keys by app and kid: a kid names one key of an app for good, so entries never go stale.
     const appKeys = new Map<string, CryptoKey>()
 
-    const authenticateApplication = (request: ClientCredentialsRequest) =>
-      Effect.gen(function* () {
-        const rejected = new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
-        const secret = Redacted.value(request.clientSecret)
-        if (!isWellFormedSecret(secret)) return yield* Effect.fail(rejected)
-        const application = yield* applications.credentials(request.clientId)
-        const presented = sha256(secret)
-        let matched: { readonly id: string } | undefined
-        // Every active secret is compared, each in constant time, whether or not one matched already.
-        for (const candidate of application?.secrets ?? []) {
-          if (constantTimeEqual(presented, Buffer.from(candidate.secretDigest, "hex")) && matched === undefined) {
-            matched = candidate
-          }
-        }
-        if (application === undefined || matched === undefined || application.status !== "active") {
-          return yield* Effect.fail(rejected)
-        }
-        const grantee: Grantee = {
-          subject: application.id,
-          clientId: request.clientId,
-          organizationId: application.organizationId,
-          roles: application.roles,
-          contexts: application.contextIds
-        }
-        return { grantee, secretId: matched.id }
+    /** Judges an admission: through, or `slow_down` with the exact Retry-After (`RateLimitWindow`). */
+    const judgeAdmission = (admission: Admission, now: Date): Effect.Effect<void, SlowDown> => {
+      if (admission.admitted) return Effect.void
+      const verdict = judgeRequestRate({
+        limit: TOKEN_RATE_LIMIT,
+        windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
+        now,
+        admittedAt: admission.admittedAt
       })
+      return verdict.allowed
+        ? Effect.die(new Error("the rate-limit statement and judgeRequestRate disagree"))
+        : Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
+    }
 
-    /** Admits the request under the client's rate limit, or fails with `slow_down` and the exact Retry-After. */
-    const countRequest = (clientKey: string, secretId: string | null, now: Date) =>
-      Effect.gen(function* () {
-        const admission = yield* rateLimits.admit(clientKey, secretId, now)
-        if (admission.admitted) return
-        const verdict = judgeRequestRate({
-          limit: TOKEN_RATE_LIMIT,
-          windowSeconds: TOKEN_RATE_WINDOW_SECONDS,
-          now,
-          admittedAt: admission.admittedAt
-        })
-        if (verdict.allowed) return yield* Effect.die(new Error("the rate-limit statement and judgeRequestRate disagree"))
-        return yield* Effect.fail(new SlowDown({ retryAfterSeconds: verdict.retryAfterSeconds }))
-      })
+    /**
+     * client_credentials: the Application is authenticated and its request admitted in one statement
+     * (`TokenRateLimitRepository.admitApplication`), then the token is signed.
+     */
+    const issueClientCredentials = (request: ClientCredentialsRequest, now: Date) => {
+      const secret = Redacted.value(request.clientSecret)
+      if (!isWellFormedSecret(secret)) return Effect.fail(credentialsRejected(request))
+      return Effect.flatMap(
+        rateLimits.admitApplication(request.clientId, sha256Hex(secret), now),
+        (application): Effect.Effect<IssuedToken, InvalidClient | SlowDown> =>
+          application === undefined
+            ? Effect.fail(credentialsRejected(request))
+            : Effect.zipRight(
+                judgeAdmission(application.admission, now),
+                sign(
+                  {
+                    subject: application.id,
+                    clientId: request.clientId,
+                    organizationId: application.organizationId,
+                    roles: application.roles,
+                    contexts: application.contextIds
+                  },
+                  now
+                )
+              )
+      )
+    }
 
     const importAppKey = (appId: string, kid: string, jwk: Record<string, unknown>) => {
       const cacheKey = `${appId} ${kid}`
@@ -262,17 +264,10 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
         return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
       })
 
-    const issueClientCredentials = (request: ClientCredentialsRequest, now: Date) =>
-      Effect.gen(function* () {
-        const { grantee, secretId } = yield* authenticateApplication(request)
-        yield* countRequest(grantee.clientId, secretId, now)
-        return yield* sign(grantee, now)
-      })
-
     const issueInstallationToken = (request: InstallationTokenRequest, now: Date) =>
       Effect.gen(function* () {
         const { appId, installation } = yield* authenticateInstallation(request, now)
-        yield* countRequest(appId, null, now)
+        yield* judgeAdmission(yield* rateLimits.admit(appId, now), now)
         if (
           installation.installationId === null ||
           installation.organizationId === null ||
@@ -314,7 +309,6 @@ export class TokenIssuer extends Effect.Service<TokenIssuer>()("@propline/api/id
   }),
   dependencies: [
     SigningKeys.Default,
-    ApplicationRepository.Default,
     ConnectorAppRepository.Default,
     ConsumedAssertionRepository.Default,
     TokenRateLimitRepository.Default

@@ -2,8 +2,10 @@
  * SQL of the token rate limit (spec 7.2 and 8; decisions 3; `@propline/identity/RateLimitWindow`): one row per
  * client in `token_rate_limits` with the arrivals of its admitted requests of the last 60 seconds.
  */
+import type { Role } from "@propline/identity/AccessTokenClaims"
 import { TOKEN_RATE_LIMIT, TOKEN_RATE_WINDOW_SECONDS, windowEdge } from "@propline/identity/RateLimitWindow"
 import { Effect } from "effect"
+import type * as Db from "@propline/db/Db"
 import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Sql from "../platform/Sql.js"
@@ -17,6 +19,57 @@ export interface Admission {
   /** The client's admissions in the window after this request (this one included when admitted), as recorded. */
   readonly admittedAt: ReadonlyArray<Date>
 }
+
+/** The Application a client_credentials request authenticated as (`admitApplication`), with its admission. */
+export interface AdmittedApplication {
+  /** The Application's id (the token's `sub`). */
+  readonly id: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<Role>
+  /** Granted contexts, by id, in id order. */
+  readonly contextIds: ReadonlyArray<string>
+  readonly admission: Admission
+}
+
+interface AdmissionRow {
+  readonly admitted: boolean
+  /** timestamptz[]: pg parses the array's elements as text. */
+  readonly admittedAt: ReadonlyArray<Date | string>
+}
+
+const toAdmission = (row: AdmissionRow): Admission => ({
+  admitted: row.admitted,
+  admittedAt: row.admittedAt.map((at) => new Date(at))
+})
+
+/**
+ * The rate limit's CTEs for the client `clientKey` at `now`: `settings` (this transaction commits without waiting
+ * for the WAL flush) and `admission` (the upsert described at {@link TokenRateLimitRepository}), which admits only
+ * when `source` (a CTE or table name) has a row: `settings` alone admits always.
+ */
+const admissionCtes = (clientKey: string, now: Date, source: string) => {
+  const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
+  const admission = randomUUID()
+  return sql`
+    settings as (select set_config('synchronous_commit', 'off', true)),
+    admission as (
+      insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
+      select ${clientKey}, array[${now}::timestamptz], ${admission}::uuid from ${sql.raw(source)}
+      on conflict (client_id) do update set
+        admitted_at = (
+          select case when count(*) < ${TOKEN_RATE_LIMIT}
+            then coalesce(array_agg(w.t order by w.t), '{}') || ${now}::timestamptz
+            else array_agg(w.t order by w.t) end
+          from unnest(r.admitted_at) as w(t) where w.t > ${edge}
+        ),
+        last_admission_id = (
+          select case when count(*) < ${TOKEN_RATE_LIMIT} then ${admission}::uuid else r.last_admission_id end
+          from unnest(r.admitted_at) as w(t) where w.t > ${edge}
+        )
+      returning last_admission_id = ${admission}::uuid as admitted, admitted_at
+    )`
+}
+
 
 export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepository>()(
   "@propline/api/identity/TokenRateLimitRepository",
@@ -32,53 +85,90 @@ export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepos
        *   stamps the row with this request's random admission id. `returning` says whether the stamp is ours and
        *   gives the window, from which a refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
        *   A refused request rewrites the row without itself, so the row never holds more than 60 arrivals.
-       * - `used` marks the secret `secretId` (none for a connector) used when `last_used_at` is older than
-       *   {@link LAST_USED_PRECISION_MS}.
        * These are bookkeeping writes, so the statement commits without waiting for the WAL flush
        * (`synchronous_commit off` for this transaction only): a crash can lose the last few admissions, never a
-       * business record.
+       * business record. Used for connector apps (the installation-token grant); Applications use
+       * {@link admitApplication}.
        *
-       * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
+       * tooling/scripts/src/internal/InstallationGrantBaseline.ts runs this same statement: change both together.
        */
-      admit: (clientKey: string, secretId: string | null, now: Date) =>
-        Effect.suspend(() => {
-          const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
-          const usedBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS)
-          const admission = randomUUID()
-          return Sql.query((db) =>
-            sql<{ readonly admitted: boolean; readonly admittedAt: ReadonlyArray<Date | string> }>`
-              with settings as (select set_config('synchronous_commit', 'off', true)),
-              admission as (
-                insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
-                select ${clientKey}, array[${now}::timestamptz], ${admission}::uuid from settings
-                on conflict (client_id) do update set
-                  admitted_at = (
-                    select case when count(*) < ${TOKEN_RATE_LIMIT}
-                      then coalesce(array_agg(w.t order by w.t), '{}') || ${now}::timestamptz
-                      else array_agg(w.t order by w.t) end
-                    from unnest(r.admitted_at) as w(t) where w.t > ${edge}
-                  ),
-                  last_admission_id = (
-                    select case when count(*) < ${TOKEN_RATE_LIMIT} then ${admission}::uuid else r.last_admission_id end
-                    from unnest(r.admitted_at) as w(t) where w.t > ${edge}
-                  )
-                returning last_admission_id = ${admission}::uuid as admitted, admitted_at
+      admit: (clientKey: string, now: Date): Effect.Effect<Admission, never, Db.Db> =>
+        Effect.suspend(() =>
+          Sql.rows(
+            sql<AdmissionRow>`
+              with ${admissionCtes(clientKey, now, "settings")}
+              select admitted, admitted_at as "admittedAt" from admission`
+          )
+        ).pipe(
+          Effect.flatMap((rows) =>
+            rows[0] === undefined
+              ? Effect.die(new Error("the rate-limit statement returned no row"))
+              : Effect.succeed(toAdmission(rows[0]))
+          )
+        ),
+
+      /**
+       * A client_credentials request in ONE statement (one round trip; spec 5.2 and 7.2): `client` is the active
+       * Application with this `client_id` and an unrevoked secret whose SHA-256 digest (lower-case hex) is
+       * `secretDigest`; only when there is one is the request judged and recorded by `admission` (as in
+       * {@link admit}: an unauthenticated request spends nothing of the client's window), and `used` marks the
+       * secret used when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}. Undefined when no active
+       * Application has this client_id and secret (the caller answers `invalid_client`).
+       *
+       * The digest is compared by PostgreSQL's `=`: what its timing could reveal is a prefix of a SHA-256 digest,
+       * which gives no way to a 256-bit secret (the presented secret itself is never compared).
+       *
+       * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`TOKEN_SQL`): change both together.
+       */
+      admitApplication: (
+        clientId: string,
+        secretDigest: string,
+        now: Date
+      ): Effect.Effect<AdmittedApplication | undefined, never, Db.Db> =>
+        Effect.suspend(() =>
+          Sql.rows(
+            sql<ApplicationAdmissionRow>`
+              with client as (
+                select a.id, a.organization_id, a.roles, s.id as secret_id,
+                       array(select c.operational_context_id from application_contexts c
+                             where c.application_id = a.id order by c.operational_context_id) as context_ids
+                from applications a
+                join application_secrets s
+                  on s.application_id = a.id and s.revoked_at is null and s.secret_digest = ${secretDigest}
+                where a.client_id = ${clientId} and a.status = 'active'
+                limit 1
               ),
+              ${admissionCtes(clientId, now, "settings, client")},
               used as (
                 update application_secrets set last_used_at = ${now}
-                where id = ${secretId} and (last_used_at is null or last_used_at <= ${usedBefore})
+                where id = (select secret_id from client)
+                  and (last_used_at is null or last_used_at <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
               )
-              select admitted, admitted_at as "admittedAt" from admission
-            `.execute(db)
+              select client.id, client.organization_id as "organizationId", client.roles,
+                     client.context_ids as "contextIds", admission.admitted, admission.admitted_at as "admittedAt"
+              from client cross join admission`
           )
-        }).pipe(
-          Effect.flatMap((result) => {
-            const row = result.rows[0]
+        ).pipe(
+          Effect.map((rows): AdmittedApplication | undefined => {
+            const row = rows[0]
             return row === undefined
-              ? Effect.die(new Error("the rate-limit statement returned no row"))
-              : Effect.succeed<Admission>({ admitted: row.admitted, admittedAt: row.admittedAt.map((at) => new Date(at)) })
+              ? undefined
+              : {
+                  id: row.id,
+                  organizationId: row.organizationId,
+                  roles: row.roles as ReadonlyArray<Role>,
+                  contextIds: row.contextIds,
+                  admission: toAdmission(row)
+                }
           })
         )
     }
   }
 ) {}
+
+interface ApplicationAdmissionRow extends AdmissionRow {
+  readonly id: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<string>
+  readonly contextIds: ReadonlyArray<string>
+}

@@ -6,12 +6,12 @@
  * - `GET /send-queue?limit=N&cursor=C`, `POST /pass/{proposalId}` and `POST /report-payment/{invoiceId}`: the API's statements on a `pg.Pool` of the
  *   same size as the API's (10), see `BaselineBilling.ts`. No token verification: the organization and the granted
  *   contexts come from the environment (those of the demo Application).
- * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, one SELECT of
- *   the Application, its active secret digests and its granted contexts by client_id, SHA-256 of the secret compared
- *   in constant time, then an ES256 JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org,
- *   roles, ctx) signed with node:crypto (P-256 key made at start-up), after the same rate-limit statement the API
- *   runs (`TokenIssuer.countRequest`: the client's sliding-window upsert and `last_used_at`) — but without
- *   acting on its verdict, and no discovery or error details beyond `invalid_client` / `invalid_request`.
+ * - `POST /oauth/token` with `grant_type=client_credentials` and HTTP Basic: checks the secret's shape, then the API's
+ *   one statement (`TokenRateLimitRepository.admitApplication`: the active Application with the secret's SHA-256
+ *   digest and its granted contexts, the client's sliding-window upsert, the secret's `last_used_at`), then an ES256
+ *   JWT with the product's claims (iss, sub, aud, exp, iat, jti, client_id, org, roles, ctx) signed with node:crypto
+ *   (P-256 key made at start-up) — without acting on the rate limit's verdict, and no discovery or error details
+ *   beyond `invalid_client` / `invalid_request`.
  * - `POST /oauth/token` with the installation-token grant: `InstallationGrantBaseline.ts` (the app's key and the
  *   installation in one read, the signature, the `jti` consumed, the same rate-limit statement, the same claims).
  *
@@ -24,7 +24,7 @@
  * Environment: DATABASE_URL, ORGANIZATION_ID, GRANTED_CONTEXT_IDS (JSON array), APPLICATION_ID, ISSUER, AUDIENCE,
  * POOL_MAX (default 10). Listens on 127.0.0.1 on a free port and writes one line to stdout: `{"port":N,"publicJwk":{…}}`.
  */
-import { createHash, generateKeyPairSync, randomUUID, sign, timingSafeEqual } from "node:crypto"
+import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { bookableStarts, freePeriods } from "@propline/booking/Availability"
 import { checkBooking } from "@propline/booking/BookingCheck"
@@ -69,51 +69,75 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
     request.on("error", reject)
   })
 
-/**
- * The API's rate-limit statement (`TokenIssuer.countRequest`): the same SQL, with the placeholders numbered as
- * kysely numbers the API's (one per interpolation, in order), so the server plans both alike. Parameters: client id,
- * now, the admission id, the limit (60), now, the window's edge (now minus 60 s), the limit, the admission id, the
- * edge, the admission id, now, the secret's id, now minus a minute.
- */
-const RATE_SQL = `
-  with settings as (select set_config('synchronous_commit', 'off', true)),
+/** The rate limit's CTEs as the API writes them (`TokenRateLimitRepository`), placeholders from `$first` on. */
+const admissionCtes = (first: number, source: string): string => {
+  const p = (offset: number) => `$${first + offset}`
+  return `
+  settings as (select set_config('synchronous_commit', 'off', true)),
   admission as (
     insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
-    select $1, array[$2::timestamptz], $3::uuid from settings
+    select ${p(0)}, array[${p(1)}::timestamptz], ${p(2)}::uuid from ${source}
     on conflict (client_id) do update set
       admitted_at = (
-        select case when count(*) < $4
-          then coalesce(array_agg(w.t order by w.t), '{}') || $5::timestamptz
+        select case when count(*) < ${p(3)}
+          then coalesce(array_agg(w.t order by w.t), '{}') || ${p(4)}::timestamptz
           else array_agg(w.t order by w.t) end
-        from unnest(r.admitted_at) as w(t) where w.t > $6
+        from unnest(r.admitted_at) as w(t) where w.t > ${p(5)}
       ),
       last_admission_id = (
-        select case when count(*) < $7 then $8::uuid else r.last_admission_id end
-        from unnest(r.admitted_at) as w(t) where w.t > $9
+        select case when count(*) < ${p(6)} then ${p(7)}::uuid else r.last_admission_id end
+        from unnest(r.admitted_at) as w(t) where w.t > ${p(8)}
       )
-    returning last_admission_id = $10::uuid as admitted, admitted_at
-  ),
-  used as (
-    update application_secrets set last_used_at = $11
-    where id = $12 and (last_used_at is null or last_used_at <= $13)
-  )
+    returning last_admission_id = ${p(9)}::uuid as admitted, admitted_at
+  )`
+}
+
+/** The parameters of {@link admissionCtes}: client id, now, admission id, 60, now, edge, 60, id, edge, id. */
+const admissionParameters = (clientId: string, now: Date): Array<unknown> => {
+  const edge = new Date(now.getTime() - 60_000)
+  const admission = randomUUID()
+  return [clientId, now, admission, 60, now, edge, 60, admission, edge, admission]
+}
+
+/**
+ * The API's rate-limit statement for a connector app (`TokenRateLimitRepository.admit`), with the placeholders
+ * numbered as kysely numbers the API's (one per interpolation, in order), so the server plans both alike.
+ */
+const RATE_SQL = `with ${admissionCtes(1, "settings")}
   select admitted, admitted_at as "admittedAt" from admission`
 
-const CLIENT_SQL = `
-  select a.id, a.organization_id, a.roles, s.id as secret_id, s.secret_digest,
-         array(select c.operational_context_id from application_contexts c
-               where c.application_id = a.id order by c.operational_context_id) as ctx
-  from applications a
-  join application_secrets s on s.application_id = a.id and s.revoked_at is null
-  where a.client_id = $1 and a.status = 'active'`
+/**
+ * The API's client_credentials statement (`TokenRateLimitRepository.admitApplication`): the active Application with
+ * this client_id and secret digest, its admission and the secret's `last_used_at`, in one round trip. Parameters:
+ * the secret's SHA-256 (hex), the client id, {@link admissionParameters}, now, now minus a minute.
+ */
+const TOKEN_SQL = `
+  with client as (
+    select a.id, a.organization_id, a.roles, s.id as secret_id,
+           array(select c.operational_context_id from application_contexts c
+                 where c.application_id = a.id order by c.operational_context_id) as context_ids
+    from applications a
+    join application_secrets s
+      on s.application_id = a.id and s.revoked_at is null and s.secret_digest = $1
+    where a.client_id = $2 and a.status = 'active'
+    limit 1
+  ),
+  ${admissionCtes(3, "settings, client")},
+  used as (
+    update application_secrets set last_used_at = $13
+    where id = (select secret_id from client)
+      and (last_used_at is null or last_used_at <= $14)
+  )
+  select client.id, client.organization_id as "organizationId", client.roles,
+         client.context_ids as "contextIds", admission.admitted, admission.admitted_at as "admittedAt"
+  from client cross join admission`
 
-interface ClientRow {
+interface TokenRow {
   readonly id: string
-  readonly organization_id: string
+  readonly organizationId: string
   readonly roles: Array<string>
-  readonly secret_id: string
-  readonly secret_digest: string
-  readonly ctx: Array<string>
+  readonly contextIds: Array<string>
+  readonly admitted: boolean
 }
 
 const basicCredentials = (header: string | undefined): { clientId: string; secret: string } | undefined => {
@@ -134,13 +158,9 @@ const signClaims = (claims: Record<string, unknown>): string => {
   return `${signingInput}.${signature.toString("base64url")}`
 }
 
-/** The rate-limit statement for a connector app (no secret to mark used); whether it admitted the request. */
+/** The rate-limit statement for a connector app; whether it admitted the request. */
 const admit = async (clientId: string, at: Date): Promise<boolean> => {
-  const edge = new Date(at.getTime() - 60_000)
-  const admission = randomUUID()
-  const { rows } = await pool.query<{ admitted: boolean }>(RATE_SQL, [
-    clientId, at, admission, 60, at, edge, 60, admission, edge, admission, at, null, edge
-  ])
+  const { rows } = await pool.query<{ admitted: boolean }>(RATE_SQL, admissionParameters(clientId, at))
   return rows[0]?.admitted === true
 }
 
@@ -171,31 +191,18 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   if (credentials === undefined || !wellFormedSecret.test(credentials.secret)) {
     return json(response, 401, { error: "invalid_client" })
   }
-  const { rows } = await pool.query<ClientRow>(CLIENT_SQL, [credentials.clientId])
-  const presented = createHash("sha256").update(credentials.secret, "utf8").digest()
-  let client: ClientRow | undefined
-  for (const row of rows) {
-    if (timingSafeEqual(presented, Buffer.from(row.secret_digest, "hex")) && client === undefined) client = row
-  }
-  if (client === undefined) return json(response, 401, { error: "invalid_client" })
   const now = Date.now()
-  const edge = new Date(now - 60_000)
-  const admission = randomUUID()
-  await pool.query(RATE_SQL, [
+  const at = new Date(now)
+  const digest = createHash("sha256").update(credentials.secret, "utf8").digest("hex")
+  const { rows } = await pool.query<TokenRow>(TOKEN_SQL, [
+    digest,
     credentials.clientId,
-    new Date(now),
-    admission,
-    60,
-    new Date(now),
-    edge,
-    60,
-    admission,
-    edge,
-    admission,
-    new Date(now),
-    client.secret_id,
+    ...admissionParameters(credentials.clientId, at),
+    at,
     new Date(now - 60_000)
   ])
+  const client = rows[0]
+  if (client === undefined) return json(response, 401, { error: "invalid_client" })
   const iat = Math.floor(now / 1000)
   json(response, 200, {
     access_token: signClaims({
@@ -206,9 +213,9 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
       iat,
       jti: randomUUID(),
       client_id: credentials.clientId,
-      org: client.organization_id,
+      org: client.organizationId,
       roles: client.roles,
-      ctx: client.ctx
+      ctx: client.contextIds
     }),
     token_type: "Bearer",
     expires_in: TOKEN_TTL_SECONDS
