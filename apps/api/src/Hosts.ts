@@ -10,7 +10,6 @@ import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import * as path from "node:path"
-import { AdminHostLive } from "./admin/AdminHost.js"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
@@ -45,7 +44,12 @@ export const HostsLive = Layer.unwrapEffect(
     Layer.mergeAll(
       config.runApi ? ApiHostLive(config) : Layer.empty,
       config.runAuth ? IdentityHostLive(config) : Layer.empty,
-      config.runAdmin ? AdminHostLive(config) : Layer.empty
+      config.runAdmin
+        ? // The console's modules (its contract, argon2, the static assets) load only in a process that serves it.
+          Layer.unwrapEffect(
+            Effect.promise(() => import("./admin/AdminHost.js")).pipe(Effect.map((admin) => admin.AdminHostLive(config)))
+          )
+        : Layer.empty
     )
   )
 ).pipe(Layer.provide(IdentityLive))

@@ -14,7 +14,6 @@ import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { DocumentStorage } from "../storage/DocumentStorage.js"
-import { renderContractPdf } from "./ContractPdf.js"
 import { storePdf } from "./PdfStore.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
 import { SigningContractRepository } from "./SigningContractRepository.js"
@@ -144,8 +143,9 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
                 at
               )
               const { attempt } = prepared
-              const bytes = yield* Effect.promise(() =>
-                renderContractPdf(
+              // pdf-lib (~3 MB of heap) is loaded with the first contract, not at start-up.
+              const bytes = yield* Effect.promise(async () =>
+                (await import("./ContractPdf.js")).renderContractPdf(
                   {
                     title: attempt.title,
                     contractNumber: contract.contractNumber,
