@@ -107,11 +107,12 @@ export const encode = (kind: string, position: Position): string =>
 /** Decodes a cursor of the list `kind`; `undefined` in, `undefined` out; 400 VALIDATION_FAILED otherwise. */
 export const decode = (kind: string, cursor: string | undefined): Effect.Effect<Position | undefined, BadRequest> => {
   if (cursor === undefined) return Effect.succeed(undefined)
-  const invalid = problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) return Effect.fail(invalid)
+  // Made only for a refusal: an error captures a stack trace, which a valid cursor (every deep page) need not pay.
+  const invalid = () => problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) return Effect.fail(invalid())
   const decoded = decodeCursor(Buffer.from(cursor, "base64url").toString("utf8"))
   if (Either.isLeft(decoded) || decoded.right.k !== kind || Number.isNaN(Date.parse(decoded.right.t))) {
-    return Effect.fail(invalid)
+    return Effect.fail(invalid())
   }
   return Effect.succeed({ at: decoded.right.t, id: decoded.right.i })
 }
