@@ -62,10 +62,21 @@ export const luhnCheckDigit = (digits: ReadonlyArray<number>): number => {
 const checkSwedish = (digits: ReadonlyArray<number>): boolean =>
   luhnCheckDigit(digits.slice(0, 9)) === digits[9]
 
-const checkNorwegian = (digits: ReadonlyArray<number>): boolean => {
+/**
+ * The MOD11 check digit of a Norwegian organisasjonsnummer's first eight `digits` (weights 3, 2, 7, 6, 5, 4, 3, 2);
+ * `undefined` when the remainder leaves 10, a number Brønnøysundregistrene never issues.
+ *
+ * @since 0.2.0
+ */
+export const norwegianCheckDigit = (digits: ReadonlyArray<number>): number | undefined => {
   const remainder = weightedSum(digits, [3, 2, 7, 6, 5, 4, 3, 2]) % 11
   const check = remainder === 0 ? 0 : 11 - remainder
-  return check !== 10 && check === digits[8]
+  return check === 10 ? undefined : check
+}
+
+const checkNorwegian = (digits: ReadonlyArray<number>): boolean => {
+  const check = norwegianCheckDigit(digits.slice(0, 8))
+  return check !== undefined && check === digits[8]
 }
 
 const checkFinnish = (digits: ReadonlyArray<number>): boolean => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { luhnCheckDigit, parseOrganisationNumber, type RegistryCountry } from "../src/OrganisationNumber.js"
+import {
+  luhnCheckDigit,
+  norwegianCheckDigit,
+  parseOrganisationNumber,
+  type RegistryCountry
+} from "../src/OrganisationNumber.js"
 
 // Numbers of real, registered companies (public registers), in the forms people type them.
 const valid: ReadonlyArray<readonly [RegistryCountry, string, string, string]> = [
@@ -67,5 +72,23 @@ describe("luhnCheckDigit", () => {
   it("gives the digit that completes a Luhn number", () => {
     expect(luhnCheckDigit([5, 5, 6, 0, 1, 2, 5, 7, 9])).toBe(0)
     expect(luhnCheckDigit([7, 9, 9, 2, 7, 3, 9, 8, 7, 1])).toBe(3)
+  })
+})
+
+describe("norwegianCheckDigit", () => {
+  it("gives the MOD11 digit of the first eight digits, and none when the remainder leaves 10", () => {
+    expect(norwegianCheckDigit([9, 2, 3, 6, 0, 9, 0, 1])).toBe(6)
+    expect(norwegianCheckDigit([0, 0, 0, 0, 0, 0, 0, 0])).toBe(0)
+    expect(norwegianCheckDigit([0, 0, 0, 0, 0, 0, 0, 6])).toBeUndefined()
+  })
+
+  it("agrees with parseOrganisationNumber on every number it completes", () => {
+    for (let body = 90_000_000; body < 90_000_400; body++) {
+      const digits = [...String(body)].map(Number)
+      const check = norwegianCheckDigit(digits)
+      for (let candidate = 0; candidate <= 9; candidate++) {
+        expect(Either.isRight(parseOrganisationNumber("NO", `${body}${candidate}`))).toBe(candidate === check)
+      }
+    }
   })
 })

@@ -1,33 +1,29 @@
 /**
- * The example scripts' files. Reads the connector scripts' credentials: DEMO_CREDENTIALS, else DATA_DIR/demo-credentials.json (DATA_DIR
- * defaulting to `.data`); exits with a hint when the file can't be read.
+ * The files the started product writes for the example scripts (DATA_DIR defaulting to `.data`): the demo
+ * Application's credentials and the demo connector's. Each exits with a hint when its file can't be read.
  */
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import type { DemoCredentials } from "./ConnectorFlow.js"
 import type { ConnectorCredentials } from "./InstallationAssertion.js"
 
-export const readDemoCredentials = (): DemoCredentials => {
-  const file =
-    process.env["DEMO_CREDENTIALS"] ?? path.join(process.env["DATA_DIR"] ?? ".data", "demo-credentials.json")
+/** A JSON file the started product wrote, named by `variable` or found in DATA_DIR; exits with a hint otherwise. */
+const readProductFile = <A>(variable: string, name: string): { readonly file: string; readonly content: A } => {
+  const file = process.env[variable] ?? path.join(process.env["DATA_DIR"] ?? ".data", name)
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as DemoCredentials
+    return { file, content: JSON.parse(readFileSync(file, "utf8")) as A }
   } catch {
-    console.error(`Cannot read ${file}: start the product first (see README), or set DEMO_CREDENTIALS.`)
+    console.error(`Cannot read ${file}: start the product first (see README), or set ${variable}.`)
     process.exit(1)
   }
 }
 
-/**
- * Reads the installed connector's file: DEMO_CONNECTOR, else DATA_DIR/demo-connector.json; exits with a hint when
- * it can't be read. Answers the file's path too.
- */
+/** The demo Application's credentials: DEMO_CREDENTIALS, else DATA_DIR/demo-credentials.json. */
+export const readDemoCredentials = (): DemoCredentials =>
+  readProductFile<DemoCredentials>("DEMO_CREDENTIALS", "demo-credentials.json").content
+
+/** The demo connector's installation and key: DEMO_CONNECTOR, else DATA_DIR/demo-connector.json. */
 export const readDemoConnector = (): { readonly file: string; readonly connector: ConnectorCredentials } => {
-  const file = process.env["DEMO_CONNECTOR"] ?? path.join(process.env["DATA_DIR"] ?? ".data", "demo-connector.json")
-  try {
-    return { file, connector: JSON.parse(readFileSync(file, "utf8")) as ConnectorCredentials }
-  } catch {
-    console.error(`Cannot read ${file}: start the product first (see README), or set DEMO_CONNECTOR.`)
-    process.exit(1)
-  }
+  const { file, content } = readProductFile<ConnectorCredentials>("DEMO_CONNECTOR", "demo-connector.json")
+  return { file, connector: content }
 }

@@ -7,9 +7,9 @@
  */
 import { Effect } from "effect"
 import { runBookingWebsiteFlow } from "./BookingWebsiteFlow.js"
-import { readCredentialsOrExit } from "./internal/CredentialsFile.js"
+import { readDemoCredentials } from "./DemoCredentialsFile.js"
 
-const credentials = readCredentialsOrExit()
+const credentials = readDemoCredentials()
 
 Effect.runPromise(
   runBookingWebsiteFlow(credentials, `website-${Date.now().toString(36)}`)

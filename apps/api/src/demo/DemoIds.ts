@@ -4,6 +4,7 @@
  * ids of the records scenarios refer to ({@link DEMO_IDS}), and the timeline every record is dated on.
  */
 import { type BillingPeriod, calendarMonthOf } from "@propline/billing/InvoiceRun"
+import { luhnCheckDigit, norwegianCheckDigit } from "@propline/booking/OrganisationNumber"
 import { Either } from "effect"
 import { createHash } from "node:crypto"
 
@@ -42,41 +43,19 @@ export const seededRandom = (seed: number) => {
 
 export type Random = ReturnType<typeof seededRandom>
 
-/**
- * Luhn check digit of a Swedish organisationsnummer's first nine digits: weights 2, 1, 2, 1 … from the left,
- * the digits of each product summed, then the distance to the next multiple of ten.
- */
-export const luhnCheckDigit = (digits: string): number => {
-  let sum = 0
-  for (const [index, char] of [...digits].entries()) {
-    const product = Number(char) * (index % 2 === 0 ? 2 : 1)
-    sum += product > 9 ? product - 9 : product
-  }
-  return (10 - (sum % 10)) % 10
-}
-
-/**
- * MOD11 check digit of a Norwegian organisasjonsnummer's first eight digits (weights 3, 2, 7, 6, 5, 4, 3, 2);
- * `undefined` when the remainder gives 10, a number Brønnøysundregistrene never issues.
- */
-export const mod11CheckDigit = (digits: string): number | undefined => {
-  const weights = [3, 2, 7, 6, 5, 4, 3, 2]
-  const sum = [...digits].reduce((total, char, index) => total + Number(char) * (weights[index] ?? 0), 0)
-  const check = 11 - (sum % 11)
-  return check === 11 ? 0 : check === 10 ? undefined : check
-}
+const digitsOf = (text: string): ReadonlyArray<number> => [...text].map(Number)
 
 /** A Swedish aktiebolag's number: 559 (the series registered since 2013), six digits, the Luhn digit. */
 export const swedishOrganisationNumber = (random: Random): string => {
   const body = `559${random.digits(6)}`
-  return `${body}${luhnCheckDigit(body)}`
+  return `${body}${luhnCheckDigit(digitsOf(body))}`
 }
 
 /** A Norwegian number: 9, seven digits, the MOD11 digit (drawn again when the remainder gives 10). */
 export const norwegianOrganisationNumber = (random: Random): string => {
   for (;;) {
     const body = `9${random.digits(7)}`
-    const check = mod11CheckDigit(body)
+    const check = norwegianCheckDigit(digitsOf(body))
     if (check !== undefined) return `${body}${check}`
   }
 }
