@@ -5,6 +5,7 @@
  * connector's installation and private key) and DATA_DIR/demo-operator.json (the demo operator's sign-in), and
  * serves the identity host (AUTH_PORT), the API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
  */
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
@@ -63,7 +64,9 @@ const demo = Effect.gen(function* () {
 const program = Effect.gen(function* () {
   const config = yield* AppConfig
   const seeded = yield* demo
-  yield* Layer.build(HostsLive)
+  // The HTTP platform's tracer middleware still parses each request's URL and redacts its headers into span
+  // attributes with the tracer off; it is skipped for every request while spans are off (below).
+  yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
   if (seeded !== undefined) {
     const banner = [
       printDemoBanner(seeded.credentials),
