@@ -137,18 +137,16 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       after: CursorPage.Position | undefined,
       limit: number
     ) =>
-      contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRow>>>([])
-        : CursorPage.pageRows({
-            columns: invoiceColumns,
-            from: "invoices",
-            where: sql`organization_id = ${organizationId} and status = 'approved' and deleted_at is null
-                       and operational_context_id in (${sql.join(contextIds)})`,
-            sortColumn: "approved_at",
-            idColumn: "id",
-            after,
-            limit
-          }),
+      CursorPage.visiblePageRows({
+        columns: invoiceColumns,
+        from: "invoices",
+        where: sql`status = 'approved' and deleted_at is null`,
+        organizationId,
+        contextIds,
+        sortColumn: "approved_at",
+        after,
+        limit
+      }),
 
     /**
      * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so

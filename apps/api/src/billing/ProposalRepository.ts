@@ -39,18 +39,16 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       after: CursorPage.Position | undefined,
       limit: number
     ) =>
-      contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ProposalRow>>>([])
-        : CursorPage.pageRows({
-            columns: proposalColumns,
-            from: "invoice_proposals",
-            where: sql`organization_id = ${organizationId} and status = 'proposed'
-                       and operational_context_id in (${sql.join(contextIds)})`,
-            sortColumn: "created_at",
-            idColumn: "id",
-            after,
-            limit
-          }),
+      CursorPage.visiblePageRows({
+        columns: proposalColumns,
+        from: "invoice_proposals",
+        where: sql`status = 'proposed'`,
+        organizationId,
+        contextIds,
+        sortColumn: "created_at",
+        after,
+        limit
+      }),
 
     /**
      * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so
