@@ -255,6 +255,15 @@ export const walk = async (context: Context, path: string, limit: number): Promi
   return { items, pages }
 }
 
+/** Every item of a list ({@link walk}), each decoded with the contract's `schema`; a failure names `${what} ${i}`. */
+export const walkDecoded = async <A, I>(
+  context: Context,
+  path: string,
+  limit: number,
+  schema: Schema.Schema<A, I>,
+  what: string
+): Promise<Array<A>> => (await walk(context, path, limit)).items.map((item, i) => decode(schema, item, `${what} ${i}`))
+
 // ---------------------------------------------------------------------------------------------------------------
 // Running
 

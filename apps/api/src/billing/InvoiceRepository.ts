@@ -8,11 +8,11 @@ import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely"
-import { randomUUID } from "node:crypto"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 import { documentColumns } from "./DocumentColumns.js"
+import { insertDocumentLines, type NewLine } from "./DocumentLines.js"
 
 const toInvoice = (row: Selectable<InvoiceTable>): InvoiceRecord => withoutNulls(row) as InvoiceRecord
 
@@ -84,41 +84,8 @@ const invoiceRow = (invoice: InvoiceRecord): Insertable<InvoiceTable> => ({
   updatedAt: invoice.updatedAt
 })
 
-/** A line of a new invoice or credit note: the drafted amounts, its charge or the invoice line it credits. */
-export interface NewLine {
-  readonly chargeId?: string | undefined
-  readonly creditedLineId?: string | undefined
-  readonly position: number
-  readonly description: string
-  readonly netMinorUnits: number
-  readonly vatRateBasisPoints: number
-  readonly vatMinorUnits: number
-  readonly grossMinorUnits: number
-}
-
 const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
-  lines.length === 0
-    ? Effect.void
-    : Sql.query((db) =>
-        db
-          .insertInto("documentLines")
-          .values(
-            lines.map((line) => ({
-              id: randomUUID(),
-              proposalId: null,
-              invoiceId,
-              chargeId: line.chargeId ?? null,
-              creditedLineId: line.creditedLineId ?? null,
-              position: line.position,
-              description: line.description,
-              netMinorUnits: line.netMinorUnits,
-              vatRateBasisPoints: line.vatRateBasisPoints,
-              vatMinorUnits: line.vatMinorUnits,
-              grossMinorUnits: line.grossMinorUnits
-            }))
-          )
-          .execute()
-      ).pipe(Effect.asVoid)
+  lines.length === 0 ? Effect.void : insertDocumentLines({ proposalId: null, invoiceId }, lines)
 
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
@@ -137,18 +104,16 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       after: CursorPage.Position | undefined,
       limit: number
     ) =>
-      contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<InvoiceRow>>>([])
-        : CursorPage.pageRows({
-            columns: invoiceColumns,
-            from: "invoices",
-            where: sql`organization_id = ${organizationId} and status = 'approved' and deleted_at is null
-                       and operational_context_id in (${sql.join(contextIds)})`,
-            sortColumn: "approved_at",
-            idColumn: "id",
-            after,
-            limit
-          }),
+      CursorPage.visiblePageRows({
+        columns: invoiceColumns,
+        from: "invoices",
+        where: sql`status = 'approved' and deleted_at is null`,
+        organizationId,
+        contextIds,
+        sortColumn: "approved_at",
+        after,
+        limit
+      }),
 
     /**
      * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so

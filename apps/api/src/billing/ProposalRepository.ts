@@ -9,12 +9,12 @@ import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceProposalTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 import { documentColumns } from "./DocumentColumns.js"
+import { insertDocumentLines } from "./DocumentLines.js"
 
 /** A proposal's columns but the created invoice's id, null where there is no value. */
 type ProposalColumns = Omit<Selectable<InvoiceProposalTable>, "invoiceId">
@@ -39,18 +39,16 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       after: CursorPage.Position | undefined,
       limit: number
     ) =>
-      contextIds.length === 0
-        ? Effect.succeed<ReadonlyArray<CursorPage.Keyed<ProposalRow>>>([])
-        : CursorPage.pageRows({
-            columns: proposalColumns,
-            from: "invoice_proposals",
-            where: sql`organization_id = ${organizationId} and status = 'proposed'
-                       and operational_context_id in (${sql.join(contextIds)})`,
-            sortColumn: "created_at",
-            idColumn: "id",
-            after,
-            limit
-          }),
+      CursorPage.visiblePageRows({
+        columns: proposalColumns,
+        from: "invoice_proposals",
+        where: sql`status = 'proposed'`,
+        organizationId,
+        contextIds,
+        sortColumn: "created_at",
+        after,
+        limit
+      }),
 
     /**
      * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so
@@ -120,26 +118,7 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
             })
             .execute()
         )
-        yield* Sql.query((db) =>
-          db
-            .insertInto("documentLines")
-            .values(
-              lines.map((line) => ({
-                id: randomUUID(),
-                proposalId: proposal.id,
-                invoiceId: null,
-                chargeId: line.chargeId,
-                creditedLineId: null,
-                position: line.position,
-                description: line.description,
-                netMinorUnits: line.netMinorUnits,
-                vatRateBasisPoints: line.vatRateBasisPoints,
-                vatMinorUnits: line.vatMinorUnits,
-                grossMinorUnits: line.grossMinorUnits
-              }))
-            )
-            .execute()
-        )
+        yield* insertDocumentLines({ proposalId: proposal.id, invoiceId: null }, lines)
       }),
 
     /** A proposal of the organization, locked, whatever its context (an operator's action). */

@@ -10,6 +10,7 @@
  */
 import { problem } from "@propline/contract/Problem"
 import type { BadRequest } from "@propline/contract/Problem"
+import type { Db } from "@propline/db/Db"
 import { Effect, Either, Schema } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import * as Sql from "./Sql.js"
@@ -75,6 +76,42 @@ export const pageRows = <Row extends { readonly id: string }>(query: PageQuery<R
       order by ${sql.ref(query.sortColumn)}, ${sql.ref(query.idColumn)}
       limit ${query.limit + 1}`
   ).pipe(Effect.map(keyed))
+
+/** What {@link visiblePageRows} reads: a list of an organization's table in the contexts the principal sees. */
+export interface VisiblePageQuery<Row> {
+  readonly columns: RawBuilder<Row>
+  /** The table (trusted); its rows have `id`, `organization_id` and `operational_context_id` columns. */
+  readonly from: string
+  /** The list's own condition besides organization and contexts: `status = 'approved' and deleted_at is null`. */
+  readonly where: RawBuilder<unknown>
+  readonly organizationId: string
+  /** The contexts the principal sees (granted ones and their subtrees); none → no rows, without a statement. */
+  readonly contextIds: ReadonlyArray<string>
+  /** The sort column (`approved_at`); ties are broken by `id`. */
+  readonly sortColumn: string
+  readonly after: Position | undefined
+  readonly limit: number
+}
+
+/**
+ * A queue page ({@link pageRows}) of the organization's rows in the visible contexts (as `Sql.lockVisible` locks
+ * one of them) that `where` also holds for: `limit + 1` rows keyed by position.
+ */
+export const visiblePageRows = <Row extends { readonly id: string }>(
+  query: VisiblePageQuery<Row>
+): Effect.Effect<ReadonlyArray<Keyed<Row & { readonly cursorAt: string }>>, never, Db> =>
+  query.contextIds.length === 0
+    ? Effect.succeed([])
+    : pageRows({
+        columns: query.columns,
+        from: query.from,
+        where: sql`organization_id = ${query.organizationId} and ${query.where}
+                       and operational_context_id in (${sql.join(query.contextIds)})`,
+        sortColumn: query.sortColumn,
+        idColumn: "id",
+        after: query.after,
+        limit: query.limit
+      })
 
 /** A page of a list: at most `limit` items, and the cursor of the next page or null on the last. */
 export interface Page<A> {

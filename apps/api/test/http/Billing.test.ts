@@ -7,7 +7,8 @@ import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
-import { call, start, type TestApp, token } from "../support/TestApp.js"
+import { call, type TestApp, token } from "../support/TestApp.js"
+import { startTwoOrganizations } from "../support/TwoOrganizations.js"
 
 describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
   let app: TestApp
@@ -29,13 +30,7 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
     ).then((row) => Number(row.n))
 
   beforeAll(async () => {
-    app = await start(kind)
-    org = await app.run(Fixtures.organization({ name: "Nordhavn" }))
-    other = await app.run(Fixtures.organization({ name: "Fjord" }))
-    const billingApp = await app.run(Fixtures.application(org))
-    const otherApp = await app.run(Fixtures.application(other))
-    billingToken = await token(app.authUrl, billingApp.clientId, billingApp.secret)
-    otherToken = await token(app.authUrl, otherApp.clientId, otherApp.secret)
+    ;({ app, org, other, billingToken, otherToken } = await startTwoOrganizations(kind))
   })
   afterAll(async () => {
     await app?.dispose()

@@ -10,7 +10,8 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BillingOperatorService } from "../../src/billing/BillingOperatorService.js"
 import * as Fixtures from "../support/Fixtures.js"
-import { call, start, type TestApp, token } from "../support/TestApp.js"
+import { call, type TestApp } from "../support/TestApp.js"
+import { startTwoOrganizations } from "../support/TwoOrganizations.js"
 
 const OPERATOR = { type: "operator", id: "test-operator" } as const
 
@@ -27,7 +28,6 @@ const sentBody = {
 describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind) => {
   let app: TestApp
   let org: Fixtures.OrganizationFixture
-  let other: Fixtures.OrganizationFixture
   let billingToken: string
   let otherToken: string
   let references = 0
@@ -65,13 +65,7 @@ describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind)
   const payment = (paymentId: string, amountMinorUnits: number, paidOn = "2026-11-21") => ({ paymentId, amountMinorUnits, paidOn })
 
   beforeAll(async () => {
-    app = await start(kind)
-    org = await app.run(Fixtures.organization({ name: "Nordhavn" }))
-    other = await app.run(Fixtures.organization({ name: "Fjord" }))
-    const billingApp = await app.run(Fixtures.application(org))
-    const otherApp = await app.run(Fixtures.application(other))
-    billingToken = await token(app.authUrl, billingApp.clientId, billingApp.secret)
-    otherToken = await token(app.authUrl, otherApp.clientId, otherApp.secret)
+    ;({ app, org, billingToken, otherToken } = await startTwoOrganizations(kind))
   })
   afterAll(async () => {
     await app?.dispose()

@@ -16,7 +16,7 @@ import {
   expectValidationFailed,
   type Scenario,
   Skip,
-  walk
+  walkDecoded
 } from "../Harness.js"
 
 const DAY = 86_400_000
@@ -26,8 +26,7 @@ const sellableRoom = async (context: Context, durationMinutes = 60) => {
   const list = await api(context, "GET", "/v1/booking/resources?limit=100")
   if (list.status === 403) throw new Skip("the token lacks the booking role")
   expectStatus(list, 200, "GET /v1/booking/resources")
-  const { items } = await walk(context, "/v1/booking/resources", 100)
-  const resources = items.map((item, i) => decode(BookableResource, item, `resource ${i}`))
+  const resources = await walkDecoded(context, "/v1/booking/resources", 100, BookableResource, "resource")
   const rooms = resources.filter((r) => r.pricing === "time" && r.kind === "room")
   if (rooms.length === 0) throw new Skip("the Application may sell no room priced by time")
   const from = new Date(Math.ceil((Date.now() + 2 * DAY) / 3_600_000) * 3_600_000)

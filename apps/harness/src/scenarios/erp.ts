@@ -21,7 +21,7 @@ import {
   type Scenario,
   Skip,
   show,
-  walk
+  walkDecoded
 } from "../Harness.js"
 
 const VERIFICATION_QUEUE = "/v1/billing/verification-queue"
@@ -33,13 +33,11 @@ const reject = (context: Context, proposalId: string, reason: string) =>
 const reportFailed = (context: Context, invoiceId: string, reason: string) =>
   api(context, "POST", `/v1/billing/invoices/${invoiceId}/report-failed`, { reason })
 
-const verificationQueue = async (context: Context) =>
-  (await walk(context, VERIFICATION_QUEUE, 100)).items.map((item, i) =>
-    decode(InvoiceProposal, item, `verification queue item ${i}`)
-  )
+const verificationQueue = (context: Context) =>
+  walkDecoded(context, VERIFICATION_QUEUE, 100, InvoiceProposal, "verification queue item")
 
-const sendQueue = async (context: Context) =>
-  (await walk(context, SEND_QUEUE, 100)).items.map((item, i) => decode(Invoice, item, `send queue item ${i}`))
+/** The whole send queue, decoded; `erpSettlement.ts` reads it too. */
+export const sendQueue = (context: Context) => walkDecoded(context, SEND_QUEUE, 100, Invoice, "send queue item")
 
 const verificationPass: Scenario = {
   name: "verification queue: pass",

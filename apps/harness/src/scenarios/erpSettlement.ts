@@ -21,11 +21,9 @@ import {
   Skip,
   walk
 } from "../Harness.js"
+import { sendQueue } from "./erp.js"
 
 const CONCURRENT_REPORTS = 20
-
-const sendQueue = async (context: Context) =>
-  (await walk(context, "/v1/billing/send-queue", 100)).items.map((item, i) => decode(Invoice, item, `send queue item ${i}`))
 
 const reportSent = (context: Context, invoiceId: string, body: Record<string, unknown>) =>
   api(context, "POST", `/v1/billing/invoices/${invoiceId}/report-sent`, body)

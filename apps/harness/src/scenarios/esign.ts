@@ -19,7 +19,8 @@ import {
   type Scenario,
   send,
   Skip,
-  walk
+  walk,
+  walkDecoded
 } from "../Harness.js"
 
 const SIGNING_QUEUE = "/v1/crm/signing-queue"
@@ -28,8 +29,7 @@ const report = (context: Context, attemptId: string, outcome: string, body: unkn
   api(context, "POST", `/v1/crm/signing-attempts/${attemptId}/${outcome}`, body)
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 
-const signingQueue = async (context: Context) =>
-  (await walk(context, SIGNING_QUEUE, 100)).items.map((item, i) => decode(SigningQueueItem, item, `signing queue item ${i}`))
+const signingQueue = (context: Context) => walkDecoded(context, SIGNING_QUEUE, 100, SigningQueueItem, "signing queue item")
 
 /** The next queued attempt, or a skip when the signing queue is empty. */
 const nextQueued = async (context: Context) => {
@@ -160,9 +160,7 @@ const declinedExpiredFailed: Scenario = {
 const withdrawalQueue: Scenario = {
   name: "withdrawal queue: withdrawn",
   run: async (context) => {
-    const items = (await walk(context, WITHDRAWAL_QUEUE, 1)).items.map((item, i) =>
-      decode(WithdrawalQueueItem, item, `withdrawal queue item ${i}`)
-    )
+    const items = await walkDecoded(context, WITHDRAWAL_QUEUE, 1, WithdrawalQueueItem, "withdrawal queue item")
     if (items.length === 0) throw new Skip("the withdrawal queue is empty (the demo's withdrawals are used up)")
     for (const item of items) {
       const reply = await report(context, item.attemptId, "withdrawn")
