@@ -38,6 +38,7 @@ import {
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
 import { Cause, Effect, Either, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
+import { encodedJson } from "../platform/JsonResponse.js"
 import { readBoundedBody } from "../platform/RequestBody.js"
 import { requestId } from "../platform/RequestId.js"
 import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
@@ -50,7 +51,7 @@ export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const
 
 const tokenJson = (body: unknown, status: number, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(body, { status, headers: { ...NO_STORE, ...headers } })
+  encodedJson(JSON.stringify(body), status, { ...NO_STORE, ...headers })
 
 const tokenErrorResponse = (error: TokenError, realm: string) => {
   const challenge = wwwAuthenticate(error, realm)

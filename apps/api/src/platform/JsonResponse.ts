@@ -7,13 +7,19 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 
 /**
- * A JSON response with `status` (200 unless given) and a body written by a contract encoder. The text is handed to
+ * A JSON response with `status` (200 unless given), extra `headers`, and a body already written as JSON text (by a
+ * contract encoder, or `JSON.stringify` for the identity host's OAuth bodies). The text is handed to
  * the server as it is (a raw body with its UTF-8 length): node:http writes it to the socket as UTF-8 itself, so no
  * copy of the page is made as a `Uint8Array` first (what `HttpServerResponse.text` does).
  */
-export const encodedJson = (body: string, status = 200): HttpServerResponse.HttpServerResponse =>
+export const encodedJson = (
+  body: string,
+  status = 200,
+  headers?: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.raw(body, {
     status,
+    ...(headers === undefined ? {} : { headers }),
     contentType: "application/json",
     contentLength: Buffer.byteLength(body, "utf8")
   })
