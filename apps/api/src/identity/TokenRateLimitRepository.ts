@@ -90,7 +90,7 @@ export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepos
        * business record. Used for connector apps (the installation-token grant); Applications use
        * {@link admitApplication}.
        *
-       * tooling/scripts/src/internal/InstallationGrantBaseline.ts runs this same statement: change both together.
+       * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
        */
       admit: (clientKey: string, now: Date): Effect.Effect<Admission, never, Db.Db> =>
         Effect.suspend(() =>
