@@ -778,7 +778,7 @@ const program = Effect.gen(function* () {
       yield* ensureRunning(api, baseline)
       const [result, memory] = yield* sampledWhile(child.process.pid, measure(name, target, settings))
       yield* progress(
-        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
+        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request, PostgreSQL ${memory.databaseCpuMs === undefined ? "?" : (memory.databaseCpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
       )
       return [result, memory] as const
     })

@@ -71,6 +71,8 @@ export interface Summary {
   readonly peakRssMiB: number | undefined
   /** CPU time of the server process per request answered (warm-up included), in ms. */
   readonly cpuMsPerRequest: number | undefined
+  /** CPU time of the local PostgreSQL processes per request answered over the same rounds, in ms. */
+  readonly databaseCpuMsPerRequest: number | undefined
 }
 
 const peak = (memory: ReadonlyArray<UsageFigures>): number | undefined => {
@@ -86,13 +88,15 @@ export const summarize = (rounds: ReadonlyArray<Measurement>, memory: ReadonlyAr
   non2xx: rounds.reduce((sum, m) => sum + m.non2xx, 0),
   errors: rounds.reduce((sum, m) => sum + m.errors, 0),
   peakRssMiB: peak(memory),
-  cpuMsPerRequest: cpuPerRequest(rounds, memory)
+  cpuMsPerRequest: cpuPerRequest(rounds, memory.map((m) => m.cpuMs)),
+  databaseCpuMsPerRequest: cpuPerRequest(rounds, memory.map((m) => m.databaseCpuMs))
 })
 
-const cpuPerRequest = (rounds: ReadonlyArray<Measurement>, usage: ReadonlyArray<UsageFigures>): number | undefined => {
-  if (usage.length === 0 || usage.some((u) => u.cpuMs === undefined)) return undefined
+/** The CPU time (ms) of each round over the requests answered in all of them (warm-ups included). */
+const cpuPerRequest = (rounds: ReadonlyArray<Measurement>, cpuMs: ReadonlyArray<number | undefined>): number | undefined => {
+  if (cpuMs.length === 0 || cpuMs.some((ms) => ms === undefined)) return undefined
   const requests = rounds.reduce((sum, m) => sum + m.totalRequests + m.warmupRequests, 0)
-  return requests > 0 ? usage.reduce((sum, u) => sum + (u.cpuMs ?? 0), 0) / requests : undefined
+  return requests > 0 ? cpuMs.reduce((sum: number, ms) => sum + (ms ?? 0), 0) / requests : undefined
 }
 
 const cpuCell = (value: number | undefined): string => (value === undefined ? "n/a" : fixed(value, 2))
@@ -174,10 +178,11 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
       "ours p50 / p99 (ms)",
       "baseline p50 / p99 (ms)",
       "CPU ms per request, ours / baseline",
+      "PostgreSQL CPU ms per request, ours / baseline",
       "must hold",
       "met"
     ]),
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
+    row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"])
   ]
   for (const c of comparisons) {
     const ours = summarize(c.ours, c.oursMemory)
@@ -192,6 +197,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         `${millis(ours.p50Ms)} / ${millis(ours.p99Ms)}`,
         `${millis(base.p50Ms)} / ${millis(base.p99Ms)}`,
         `${cpuCell(ours.cpuMsPerRequest)} / ${cpuCell(base.cpuMsPerRequest)}`,
+        `${cpuCell(ours.databaseCpuMsPerRequest)} / ${cpuCell(base.databaseCpuMsPerRequest)}`,
         c.requirement === undefined ? "" : `>= ${fixed(c.requirement.atLeast, 1)}x`,
         verdict(c.requirement === undefined ? undefined : ratio >= c.requirement.atLeast)
       ])
@@ -205,6 +211,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         count(deep.deepRate),
         `${count(deep.firstRate)} (first page)`,
         `${fixed(deep.slowdown, 2)}x slower`,
+        "",
         "",
         "",
         "",
@@ -223,6 +230,7 @@ export const markdownTable = (comparisons: ReadonlyArray<Comparison>): string =>
         fixed(oursRss, 0),
         baselineRss === undefined ? "n/a" : fixed(baselineRss, 0),
         baselineRss === undefined ? "" : `${fixed(ratioOf(oursRss, baselineRss), 2)}x`,
+        "",
         "",
         "",
         "",
@@ -268,7 +276,7 @@ export const method = (info: RunInfo): ReadonlyArray<string> => {
   const { settings } = info
   return [
     `- ${info.rounds} interleaved rounds: each round measures every path on the product and on its baseline, one after the other (which side goes first alternates by round). autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up (dropped) then ${settings.durationSeconds} s measured per side and round.`,
-    "- req/s is the mean of the rounds' averages; p50 and p99 are the medians of the rounds' response latencies in milliseconds. CPU ms per request is the server process's user + system time over its rounds (warm-ups included) divided by the requests it answered: other load on the machine disturbs it far less than req/s.",
+    "- req/s is the mean of the rounds' averages; p50 and p99 are the medians of the rounds' response latencies in milliseconds. CPU ms per request is the server process's user + system time over its rounds (warm-ups included) divided by the requests it answered: other load on the machine disturbs it far less than req/s. PostgreSQL CPU ms per request is the same for the local postgres processes over the same rounds: where the product and its baseline run the same statements it should match, and the server's own CPU is then what separates them.",
     "- Ratios compare the product with its baseline in the same run on the same database: below 1x means slower than the baseline.",
     `- Machine: ${info.machine}; Node ${info.node}; PostgreSQL ${info.postgres} on the same machine. The load generator (autocannon, in the bench process), the servers and PostgreSQL share the cores, so absolute figures are lower than on separate machines; the ratios are the figures to compare.`,
     ...info.notes.map((note) => `- ${note}`)
