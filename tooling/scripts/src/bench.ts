@@ -40,7 +40,8 @@
  * Environment: DATABASE_URL; BENCH_TARGETS; BENCH_ROUNDS (1..10, default 3); BENCH_DURATION_SECONDS (1..120,
  * default 10); BENCH_PAYABLE_INVOICES (100..1,000,000, default 10,000); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
  * BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
- * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_API_NODE_ARGS (extra node flags
+ * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_KEEP_LOGS (`true` keeps the run's
+ * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { NodeRuntime } from "@effect/platform-node"
@@ -352,7 +353,11 @@ const workDirectory = Effect.acquireRelease(
           console.error(`--- last lines of ${name} ---\n${await logTail(join(dir, name))}`)
         }
       }
-      await rm(dir, { recursive: true, force: true })
+      if (process.env["BENCH_KEEP_LOGS"] === "true") {
+        console.error(`kept the run's directory (DATA_DIR and the children's logs): ${dir}`)
+      } else {
+        await rm(dir, { recursive: true, force: true })
+      }
     })
 )
 
