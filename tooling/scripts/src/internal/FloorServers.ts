@@ -1,0 +1,107 @@
+/**
+ * The two servers `bench-floor.ts` compares, started as `node FloorServers.js <node|httpapi> <port>` on
+ * 127.0.0.1. Both answer the same request with the same bytes and
+ * do no other work, so what separates their CPU per request is the HTTP stack alone:
+ *
+ * - `GET /v1/queue?limit=N` with `Authorization: Bearer <token>`: 401 without a bearer token, 400 for a `limit`
+ *   that is not a whole number from 1 to 100, else 200 with {@link BODY} (a constant JSON page).
+ * - `node`: plain `node:http`, the header and the parameter checked by hand.
+ * - `httpapi`: the stack the API host uses: an `@effect/platform` HttpApi group with a bearer security middleware
+ *   that provides a principal (as `Authentication` does), the `limit` decoded by a Schema, the body handed to
+ *   node:http as text (as `JsonResponse.encodedJson` does), `NodeHttpServer`, spans off (as `main.ts`).
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { createServer } from "node:http"
+
+/** The page both servers answer: 50 items of about 40 bytes, as JSON. */
+export const BODY = JSON.stringify({
+  items: Array.from({ length: 50 }, (_, index) => ({ id: index, status: "approved", currency: "SEK" })),
+  nextCursor: null
+})
+
+const BODY_BYTES = Buffer.byteLength(BODY)
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+
+const serveNode = (port: number) => {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost")
+    if (request.method !== "GET" || url.pathname !== "/v1/queue") {
+      response.writeHead(404).end()
+      return
+    }
+    if (!BEARER.test(request.headers.authorization ?? "")) {
+      response.writeHead(401, { "content-type": "application/problem+json" }).end('{"status":401}')
+      return
+    }
+    const limit = url.searchParams.get("limit")
+    if (limit !== null && !(/^[1-9][0-9]*$/.test(limit) && Number(limit) <= 100)) {
+      response.writeHead(400, { "content-type": "application/problem+json" }).end('{"status":400}')
+      return
+    }
+    response.writeHead(200, { "content-type": "application/json", "content-length": BODY_BYTES }).end(BODY)
+  })
+  server.listen(port, "127.0.0.1")
+}
+
+class Caller extends Context.Tag("bench-floor/Caller")<Caller, { readonly token: string }>() {}
+
+class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {}, HttpApiSchema.annotations({ status: 401 })) {}
+
+class Bearer extends HttpApiMiddleware.Tag<Bearer>()("bench-floor/Bearer", {
+  failure: Unauthorized,
+  provides: Caller,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))
+
+const FloorApi = HttpApi.make("floor").add(
+  HttpApiGroup.make("queue")
+    .add(
+      HttpApiEndpoint.get("page", "/v1/queue")
+        .setUrlParams(Schema.Struct({ limit: Schema.optional(Limit) }))
+        .addSuccess(Schema.Unknown)
+    )
+    .middleware(Bearer)
+)
+
+const serveHttpApi = (port: number) => {
+  const BearerLive = Layer.succeed(Bearer, {
+    bearer: (token) =>
+      Redacted.value(token).length === 0 ? Effect.fail(new Unauthorized()) : Effect.succeed({ token: Redacted.value(token) })
+  })
+  const QueueLive = HttpApiBuilder.group(FloorApi, "queue", (handlers) =>
+    handlers.handle("page", () =>
+      Effect.as(
+        Caller,
+        HttpServerResponse.raw(BODY, { status: 200, contentType: "application/json", contentLength: BODY_BYTES })
+      )
+    )
+  )
+  const ApiLive = HttpApiBuilder.api(FloorApi).pipe(Layer.provide(QueueLive), Layer.provide(BearerLive))
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(ApiLive),
+    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+    Layer.launch,
+    Effect.provide(Layer.setTracerEnabled(false)),
+    NodeRuntime.runMain
+  )
+}
+
+const [kind, portText] = process.argv.slice(2)
+const port = Number(portText)
+if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|httpapi> <port>")
+if (kind === "node") serveNode(port)
+else if (kind === "httpapi") serveHttpApi(port)
+else throw new Error(`unknown server ${String(kind)}: node or httpapi`)
