@@ -1,8 +1,9 @@
 /**
  * `pnpm bench:floor`: the CPU the HTTP stack alone costs per request, the floor under every path `pnpm bench`
- * measures. Two servers answer the same authenticated `GET` with the same constant page and do nothing else
- * (`internal/FloorServers.ts`): plain `node:http`, and the API host's stack (`@effect/platform` HttpApi with a bearer
- * middleware and a Schema-decoded parameter on `NodeHttpServer`, spans off). No database is involved.
+ * measures. Three servers answer the same authenticated `GET` with the same constant page and do nothing else
+ * (`internal/FloorServers.ts`): plain `node:http`; `node:http` running the same checks as one Effect per request
+ * (the Effect runtime without `@effect/platform`); and the API host's stack (`@effect/platform` HttpApi with a
+ * bearer middleware and a Schema-decoded parameter on `NodeHttpServer`, spans off). No database is involved.
  *
  * `BENCH_ROUNDS` rounds (default 3) of autocannon (10 connections, 2 s warm-up dropped, `BENCH_DURATION_SECONDS`
  * measured, default 10), the side that goes first alternating by round. Prints, per server, req/s (mean of the
@@ -21,10 +22,11 @@ import { sampledWhile } from "./internal/ProcessUsage.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const RESULTS_MD = resolve(HERE, "../bench-floor-results.md")
-const SERVERS = ["node", "httpapi"] as const
+const SERVERS = ["node", "effect", "httpapi"] as const
 type Server = (typeof SERVERS)[number]
 const LABELS: Readonly<Record<Server, string>> = {
   node: "plain node:http",
+  effect: "node:http running one Effect per request (no @effect/platform)",
   httpapi: "@effect/platform HttpApi (the API host's stack)"
 }
 

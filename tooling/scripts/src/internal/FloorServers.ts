@@ -1,11 +1,13 @@
 /**
- * The two servers `bench-floor.ts` compares, started as `node FloorServers.js <node|httpapi> <port>` on
- * 127.0.0.1. Both answer the same request with the same bytes and
+ * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|effect|httpapi> <port>` on
+ * 127.0.0.1. All answer the same request with the same bytes and
  * do no other work, so what separates their CPU per request is the HTTP stack alone:
  *
  * - `GET /v1/queue?limit=N` with `Authorization: Bearer <token>`: 401 without a bearer token, 400 for a `limit`
  *   that is not a whole number from 1 to 100, else 200 with {@link BODY} (a constant JSON page).
  * - `node`: plain `node:http`, the header and the parameter checked by hand.
+ * - `effect`: plain `node:http` whose listener runs the same checks as one Effect per request, on a runtime made once
+ *   (`Runtime.runCallback`): what the Effect runtime costs without `@effect/platform`'s server, router and HttpApi.
  * - `httpapi`: the stack the API host uses: an `@effect/platform` HttpApi group with a bearer security middleware
  *   that provides a principal (as `Authentication` does), the `limit` decoded by a Schema, the body handed to
  *   node:http as text (as `JsonResponse.encodedJson` does), `NodeHttpServer`, spans off (as `main.ts`).
@@ -20,8 +22,8 @@ import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { createServer } from "node:http"
+import { Context, Effect, Layer, Redacted, Runtime, Schema } from "effect"
+import { createServer, type IncomingMessage } from "node:http"
 
 /** The page both servers answer: 50 items of about 40 bytes, as JSON. */
 export const BODY = JSON.stringify({
@@ -50,6 +52,37 @@ const serveNode = (port: number) => {
       return
     }
     response.writeHead(200, { "content-type": "application/json", "content-length": BODY_BYTES }).end(BODY)
+  })
+  server.listen(port, "127.0.0.1")
+}
+
+const serveEffect = (port: number) => {
+  const decodeLimit = Schema.decodeUnknown(Limit)
+  const runtime = Runtime.defaultRuntime
+  const answer = (
+    request: IncomingMessage
+  ): Effect.Effect<readonly [status: number, body: string, contentType: string]> =>
+    Effect.gen(function* () {
+      const url = new URL(request.url ?? "/", "http://localhost")
+      if (request.method !== "GET" || url.pathname !== "/v1/queue") return [404, "", "text/plain"] as const
+      if (!BEARER.test(request.headers.authorization ?? "")) return [401, '{"status":401}', "application/problem+json"] as const
+      const limit = url.searchParams.get("limit")
+      if (limit !== null && (yield* Effect.either(decodeLimit(limit)))._tag === "Left") {
+        return [400, '{"status":400}', "application/problem+json"] as const
+      }
+      return [200, BODY, "application/json"] as const
+    })
+  const server = createServer((request, response) => {
+    Runtime.runCallback(runtime)(answer(request), {
+      onExit: (exit) => {
+        if (exit._tag === "Failure") {
+          response.writeHead(500).end()
+          return
+        }
+        const [status, body, contentType] = exit.value
+        response.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body) }).end(body)
+      }
+    })
   })
   server.listen(port, "127.0.0.1")
 }
@@ -101,7 +134,8 @@ const serveHttpApi = (port: number) => {
 
 const [kind, portText] = process.argv.slice(2)
 const port = Number(portText)
-if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|httpapi> <port>")
+if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|effect|httpapi> <port>")
 if (kind === "node") serveNode(port)
+else if (kind === "effect") serveEffect(port)
 else if (kind === "httpapi") serveHttpApi(port)
-else throw new Error(`unknown server ${String(kind)}: node or httpapi`)
+else throw new Error(`unknown server ${String(kind)}: node, effect or httpapi`)
