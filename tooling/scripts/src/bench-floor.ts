@@ -129,7 +129,7 @@ const program = Effect.gen(function* () {
       return `| ${LABELS[server]} | ${Math.round(rate).toLocaleString("en-US")} | ${cpu.toFixed(3)} | ${(cpu / base.cpu).toFixed(1)}x |`
     }),
     "",
-    `${rounds} interleaved rounds; autocannon, 10 connections, 2 s warm-up then ${settings.durationSeconds} s per server and round, in this process on the same machine. The same authenticated GET answered with the same constant JSON page of ${pageBytes.toLocaleString("en-US")} bytes (checked before measuring); no database.`
+    `${rounds} interleaved round${rounds === 1 ? "" : "s"}; autocannon, 10 connections, 2 s warm-up then ${settings.durationSeconds} s per server and round, in this process on the same machine. The same authenticated GET answered with the same constant JSON page of ${pageBytes.toLocaleString("en-US")} bytes (checked before measuring); no database.`
   ]
   const table = lines.join("\n")
   yield* Effect.promise(() => writeFile(RESULTS_MD, `${table}\n`))
