@@ -6,7 +6,7 @@
  * bearer middleware and a Schema-decoded parameter on `NodeHttpServer`, spans off). No database is involved.
  *
  * `BENCH_ROUNDS` rounds (default 3) of autocannon (10 connections, 2 s warm-up dropped, `BENCH_DURATION_SECONDS`
- * measured, default 10), the side that goes first alternating by round. Prints, per server, req/s (mean of the
+ * measured, default 10), the order of the servers reversed every other round. Prints, per server, req/s (mean of the
  * rounds) and CPU ms per request (the server process's user + system time over its measured rounds ÷ requests
  * answered), and writes them to `tooling/scripts/bench-floor-results.md`. Exits non-zero when a request fails.
  */
