@@ -4,7 +4,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { type Clock, type Effect, Layer, ManagedRuntime } from "effect"
+import { Cause, type Clock, type Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -24,6 +24,23 @@ const freePort = () =>
       server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
     })
   })
+
+/**
+ * Ports that {@link freePort} found free can be taken before the hosts bind them: by a suite running in parallel,
+ * or as the local port of an outgoing connection (the suites open many to PostgreSQL). Starting the hosts is then
+ * tried again on other ports, at most this many times in all.
+ */
+const START_ATTEMPTS = 5
+
+/** Whether starting the hosts failed because a port was taken (the server's `ServeError` with EADDRINUSE). */
+const portTaken = (error: unknown): boolean => {
+  if (!Runtime.isFiberFailure(error)) return false
+  const cause = error[Runtime.FiberFailureCauseId]
+  return [...Cause.failures(cause), ...Cause.defects(cause)].some((failure) => {
+    const record = failure as { readonly _tag?: unknown; readonly cause?: { readonly code?: unknown } } | null
+    return record?._tag === "ServeError" && record.cause?.code === "EADDRINUSE"
+  })
+}
 
 export interface TestApp {
   readonly apiUrl: string
@@ -46,6 +63,24 @@ export const start = async (
   const database = await TestDatabase.create(kind)
   const filesRoot = options.storage === undefined ? await mkdtemp(path.join(tmpdir(), "propline-files-")) : undefined
   const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(database, storage, filesRoot, options.clock)
+    } catch (error) {
+      if (attempt < START_ATTEMPTS && portTaken(error)) continue
+      await database.drop()
+      if (filesRoot !== undefined) await rm(filesRoot, { recursive: true, force: true })
+      throw error
+    }
+  }
+}
+
+const startOnFreePorts = async (
+  database: TestDatabase.TestDatabase,
+  storage: StorageConfig.StorageChoice,
+  filesRoot: string | undefined,
+  clock: Clock.Clock | undefined
+): Promise<TestApp> => {
   const apiPort = await freePort()
   const authPort = await freePort()
   const adminPort = await freePort()
@@ -63,9 +98,14 @@ export const start = async (
     Layer.provideMerge(Db.layer(database.config)),
     Layer.provideMerge(AppConfig.AppConfig.layer(config))
   )
-  const layer = options.clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(options.clock)))
+  const layer = clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(clock)))
   const runtime = ManagedRuntime.make(layer)
-  await runtime.runtime()
+  try {
+    await runtime.runtime()
+  } catch (error) {
+    await runtime.dispose()
+    throw error
+  }
   return {
     apiUrl: config.baseUrl,
     authUrl: config.authUrl,
