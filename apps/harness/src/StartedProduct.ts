@@ -42,13 +42,32 @@ export interface StartedProduct {
  * with the product's output in the message. `env` overrides the environment given to the process (e.g. `AUTH_URL`
  * and `BASE_URL` shared by several instances).
  */
-export const startProduct = async (
-  options: {
-    readonly databaseUrl?: string
-    readonly timeoutMs?: number
-    readonly env?: Readonly<Record<string, string>>
-  } = {}
-) => {
+export const startProduct = async (options: StartOptions = {}): Promise<StartedProduct> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(options)
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) throw error
+    }
+  }
+}
+
+interface StartOptions {
+  readonly databaseUrl?: string
+  readonly timeoutMs?: number
+  readonly env?: Readonly<Record<string, string>>
+}
+
+/**
+ * Ports that {@link freePort} found free can be taken before the product binds them (by another suite, or as the
+ * local port of an outgoing connection); the product then exits with EADDRINUSE and is started again on other
+ * ports, at most this many times in all.
+ */
+const START_ATTEMPTS = 5
+
+class PortTaken extends Error {}
+
+const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> => {
   const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
   const dataDir = path.join(root, ".data")
   const apiPort = await freePort()
@@ -90,6 +109,7 @@ export const startProduct = async (
   while (!(existsSync(file) && output.includes("Demo environment ready"))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
+      if (child.exitCode !== null && output.includes("EADDRINUSE")) throw new PortTaken(output)
       throw new Error(`the product did not start:\n${output}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
