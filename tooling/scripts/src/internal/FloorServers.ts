@@ -1,7 +1,7 @@
 /**
  * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|effect|httpapi> <port>` on
- * 127.0.0.1. All answer the same request with the same bytes and
- * do no other work, so what separates their CPU per request is the HTTP stack alone:
+ * 127.0.0.1. All answer the same request with the same bytes and do no other work, so what separates their CPU per
+ * request is the HTTP stack alone:
  *
  * - `GET /v1/queue?limit=N` with `Authorization: Bearer <token>`: 401 without a bearer token, 400 for a `limit`
  *   that is not a whole number from 1 to 100, else 200 with {@link BODY} (a constant JSON page).
@@ -25,8 +25,8 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Context, Effect, Layer, Redacted, Runtime, Schema } from "effect"
 import { createServer, type IncomingMessage } from "node:http"
 
-/** The page both servers answer: 50 items of about 40 bytes, as JSON. */
-export const BODY = JSON.stringify({
+/** The page every server answers: 50 items of about 40 bytes, as JSON. */
+const BODY = JSON.stringify({
   items: Array.from({ length: 50 }, (_, index) => ({ id: index, status: "approved", currency: "SEK" })),
   nextCursor: null
 })
