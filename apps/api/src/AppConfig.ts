@@ -16,8 +16,10 @@
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
  * | HOST          | 0.0.0.0                           | the interface both listeners bind                    |
+ * | TRUSTED_PROXIES | (none)                          | proxies whose X-Forwarded-For names the client       |
  */
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option } from "effect"
+import { trustedProxies } from "./platform/ClientAddress.js"
 
 /** The hosts one process can run; all of them by default. */
 export const HOST_NAMES = ["api", "auth", "admin"] as const
@@ -41,6 +43,11 @@ export interface AppConfigShape {
   readonly demoData: boolean
   /** The interface both listeners bind. */
   readonly host: string
+  /**
+   * IP addresses and CIDR ranges of the reverse proxies in front of the admin host, whose `X-Forwarded-For` names the
+   * client (`platform/ClientAddress`); none by default: the socket's remote address is the client.
+   */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig, AppConfigShape>() {
@@ -59,6 +66,15 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
       const host = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
+      const proxies = yield* Config.array(Config.string(), "TRUSTED_PROXIES").pipe(
+        Config.withDefault([]),
+        Config.map((entries) => entries.map((entry) => entry.trim()).filter((entry) => entry !== "")),
+        Config.mapOrFail((entries) =>
+          Either.mapLeft(trustedProxies(entries), (reason) => ConfigError.InvalidData(["TRUSTED_PROXIES"], reason)).pipe(
+            Either.map((trusted) => trusted.entries)
+          )
+        )
+      )
       return make({
         apiPort,
         authPort,
@@ -70,7 +86,8 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         databaseUrl: Option.getOrUndefined(databaseUrl),
         dataDir,
         demoData,
-        host
+        host,
+        trustedProxies: proxies
       })
     }).pipe(Effect.orDie)
   )
@@ -94,6 +111,7 @@ export const make = (input: {
   readonly dataDir?: string
   readonly demoData?: boolean
   readonly host?: string
+  readonly trustedProxies?: ReadonlyArray<string>
 }): AppConfigShape => {
   const hosts = input.hosts ?? HOST_NAMES
   const adminPort = input.adminPort ?? 5000
@@ -110,6 +128,7 @@ export const make = (input: {
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,
-    host: input.host ?? "0.0.0.0"
+    host: input.host ?? "0.0.0.0",
+    trustedProxies: input.trustedProxies ?? []
   }
 }

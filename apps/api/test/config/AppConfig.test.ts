@@ -26,7 +26,8 @@ describe("AppConfig.fromEnv", () => {
         databaseUrl: undefined,
         dataDir: ".data",
         demoData: true,
-        host: "0.0.0.0"
+        host: "0.0.0.0",
+        trustedProxies: []
       })
     })
   )
@@ -57,6 +58,20 @@ describe("AppConfig.fromEnv", () => {
         adminUrl: "https://admin.example.test"
       })
       expect((yield* read({ ADMIN_PORT: "5100" })).adminUrl).toBe("http://localhost:5100")
+    })
+  )
+
+  it.effect("reads TRUSTED_PROXIES as a comma-separated list of addresses and CIDR ranges", () =>
+    Effect.gen(function* () {
+      expect((yield* read({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7,fd00::/8" })).trustedProxies).toEqual(["10.0.0.0/8", "192.0.2.7", "fd00::/8"])
+      expect((yield* read({ TRUSTED_PROXIES: "" })).trustedProxies).toEqual([])
+    })
+  )
+
+  it.effect("refuses to start with a TRUSTED_PROXIES entry that is not an address or a range", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(read({ TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }))
+      expect(exit._tag).toBe("Failure")
     })
   )
 })

@@ -54,18 +54,23 @@ export interface TestApp {
 /**
  * Starts both hosts over a fresh database of `kind`. With `clock`, every request of both hosts reads the time from
  * it (a test moves it; nothing sleeps on it). Documents go to `options.storage` (an S3-compatible bucket in the
- * storage suites), by default to a fresh directory on the local disk that `dispose` removes.
+ * storage suites), by default to a fresh directory on the local disk that `dispose` removes. `trustedProxies` is
+ * `TRUSTED_PROXIES` (none by default).
  */
 export const start = async (
   kind: Db.DbConfig["_tag"],
-  options: { readonly clock?: Clock.Clock; readonly storage?: StorageConfig.StorageChoice } = {}
+  options: {
+    readonly clock?: Clock.Clock
+    readonly storage?: StorageConfig.StorageChoice
+    readonly trustedProxies?: ReadonlyArray<string>
+  } = {}
 ): Promise<TestApp> => {
   const database = await TestDatabase.create(kind)
   const filesRoot = options.storage === undefined ? await mkdtemp(path.join(tmpdir(), "propline-files-")) : undefined
   const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnFreePorts(database, storage, filesRoot, options.clock)
+      return await startOnFreePorts(database, storage, filesRoot, options.clock, options.trustedProxies ?? [])
     } catch (error) {
       if (attempt < START_ATTEMPTS && portTaken(error)) continue
       await database.drop()
@@ -79,7 +84,8 @@ const startOnFreePorts = async (
   database: TestDatabase.TestDatabase,
   storage: StorageConfig.StorageChoice,
   filesRoot: string | undefined,
-  clock: Clock.Clock | undefined
+  clock: Clock.Clock | undefined,
+  trustedProxies: ReadonlyArray<string>
 ): Promise<TestApp> => {
   const apiPort = await freePort()
   const authPort = await freePort()
@@ -91,7 +97,8 @@ const startOnFreePorts = async (
     baseUrl: `http://127.0.0.1:${apiPort}`,
     authUrl: `http://127.0.0.1:${authPort}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
-    host: "127.0.0.1"
+    host: "127.0.0.1",
+    trustedProxies
   })
   const hosts = HostsLive.pipe(
     Layer.provideMerge(StorageConfig.layerWithSigner(storage, config.baseUrl)),
