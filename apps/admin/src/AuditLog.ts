@@ -7,7 +7,8 @@ import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.j
 
 export class AuditEntryView extends Schema.Class<AuditEntryView>("AuditEntryView")({
   id: Schema.UUID,
-  actorType: Schema.Literal("application", "installation", "operator", "system"),
+  /** `client`: not authenticated, `actorId` is its client address (failed and throttled sign-ins). */
+  actorType: Schema.Literal("application", "installation", "operator", "system", "client"),
   actorId: Schema.String,
   /** The operator's e-mail or the Application's name when known. */
   actorLabel: Schema.NullOr(Schema.String),
@@ -42,7 +43,7 @@ export class AuditLogGroup extends HttpApiGroup.make("auditLog")
         Schema.Struct({
           ...PageQuery,
           action: Filter(200),
-          actorType: Choice("application", "installation", "operator", "system"),
+          actorType: Choice("application", "installation", "operator", "system", "client"),
           targetType: Filter(200),
           targetId: Filter(200),
           requestId: Filter(200),

@@ -108,7 +108,8 @@ export class SignInGroup extends HttpApiGroup.make("signIn")
       .annotate(
         OpenApi.Description,
         "Signs in and sets the session cookie. 401 for a wrong e-mail or password (the answer does not say which); " +
-          "429 with Retry-After after too many failures for the address or the client; 403 from a foreign Origin."
+          "429 with Retry-After while this e-mail address waits at this client address after repeated failures (growing " +
+          "waits, counted per address and client, so failures elsewhere never lock the operator out); 403 from a foreign Origin."
       )
   )
   .middleware(JsonPayload) {}

@@ -41,7 +41,7 @@ import type {
   IntegrationConfigurationTable,
   IntegrationConnectionReferenceTable
 } from "./schema/Integrations.js"
-import type { ConnectorAppPublisherTable, OperatorSessionTable, OperatorSignInThrottleTable, OperatorTable } from "./schema/Operators.js"
+import type { ConnectorAppPublisherTable, OperatorSessionTable, OperatorSignInFailureTable, OperatorTable } from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 import type {
   SignedDocumentUploadTable,
@@ -99,7 +99,7 @@ export interface Database {
   events: EventTable
   operators: OperatorTable
   operatorSessions: OperatorSessionTable
-  operatorSignInThrottle: OperatorSignInThrottleTable
+  operatorSignInFailures: OperatorSignInFailureTable
   connectorAppPublishers: ConnectorAppPublisherTable
   signingDocuments: SigningDocumentTable
   signingAttempts: SigningAttemptTable

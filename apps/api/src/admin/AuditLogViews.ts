@@ -8,7 +8,7 @@ import { escapeLike, keyed } from "./AdminListing.js"
 export interface AuditFilter {
   /** A prefix: `application.` finds every Application change. */
   readonly action: string | undefined
-  readonly actorType: "application" | "installation" | "operator" | "system" | undefined
+  readonly actorType: "application" | "installation" | "operator" | "system" | "client" | undefined
   readonly targetType: string | undefined
   readonly targetId: string | undefined
   readonly requestId: string | undefined

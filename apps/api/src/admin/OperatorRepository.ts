@@ -1,7 +1,28 @@
-/** SQL of operators, their sessions and the sign-in throttle (`operators`, `operator_sessions`, `operator_sign_in_throttle`). */
+/** SQL of operators, their sessions and the sign-in throttle (`operators`, `operator_sessions`, `operator_sign_in_failures`). */
 import { Effect } from "effect"
-import { sql } from "kysely"
+import { type RawBuilder, sql } from "kysely"
+import { randomUUID } from "node:crypto"
 import * as Sql from "../platform/Sql.js"
+import { delaySchedule, FAILURE_MEMORY_SECONDS } from "./SignInThrottle.js"
+
+/** What {@link OperatorRepository} `admitSignIn` answers for one attempt of a pair. */
+export interface SignInAdmission {
+  /** Whether the attempt may check its password; it is already counted as a failure when it may. */
+  readonly admitted: boolean
+  /** The pair's consecutive failures, this attempt included when admitted. */
+  readonly failureCount: number
+  /** The pair's next attempt is refused before this instant. */
+  readonly blockedUntil: Date
+}
+
+interface AdmissionRow {
+  readonly admitted: boolean
+  readonly failureCount: number
+  readonly blockedUntil: Date | string
+}
+
+/** The wait after the n-th failure at index n − 1, as a SQL array literal (whole seconds; our own constants). */
+const schedule = sql.raw(`array[${delaySchedule.join(", ")}]::integer[]`)
 
 export class OperatorRepository extends Effect.Service<OperatorRepository>()("@propline/api/admin/OperatorRepository", {
   succeed: {
@@ -73,37 +94,55 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
         db.updateTable("operatorSessions").set({ endedAt: now }).where("id", "=", sessionId).where("endedAt", "is", null).executeTakeFirst()
       ).pipe(Effect.map((result) => result.numUpdatedRows > 0n)),
 
-    /** The failure counts of `keys` whose window began after `windowFloor`. */
-    throttleCounts: (keys: ReadonlyArray<string>, windowFloor: Date) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("operatorSignInThrottle")
-          .select(["key", "windowStart", "failureCount"])
-          .where("key", "in", keys)
-          .where("windowStart", ">", windowFloor)
-          .execute()
-      ),
-
     /**
-     * Counts one failure against each key in one statement: a window that began at or before `windowFloor` starts
-     * again at `now` with 1; otherwise the count grows. Concurrent failures each count (the row lock orders them).
+     * Judges a sign-in attempt of the pair (`email`, `clientAddress`) at `now` and, when admitted, counts it as a
+     * failure before its password is checked ({@link forgiveSignIns} takes it back on success), in ONE statement:
+     * `on conflict do update` locks the pair's row and computes from its latest version, so concurrent attempts of
+     * one pair, on any instance, are judged one after another and none slips past a wait the previous one set.
+     * - A pair whose `blocked_until` is after `now` is refused: the row is written back unchanged (a refused attempt
+     *   neither counts nor lengthens the wait, so waiting what it was told always works).
+     * - Otherwise the attempt is admitted: `failure_count` grows by one (starting again at 1 when the last failure is
+     *   older than `FAILURE_MEMORY_SECONDS`), `blocked_until` becomes `now` plus `SignInThrottle.delaySeconds` of the
+     *   new count, and the row is stamped with this attempt's random id, which `returning` compares.
      */
-    countFailure: (keys: ReadonlyArray<string>, now: Date, windowFloor: Date) =>
-      Sql.query((db) =>
-        db
-          .insertInto("operatorSignInThrottle")
-          .values(keys.map((key) => ({ key, windowStart: now, failureCount: 1 })))
-          .onConflict((oc) =>
-            oc.column("key").doUpdateSet({
-              failureCount: sql<number>`case when operator_sign_in_throttle.window_start <= ${windowFloor} then 1 else operator_sign_in_throttle.failure_count + 1 end`,
-              windowStart: sql<Date>`case when operator_sign_in_throttle.window_start <= ${windowFloor} then ${now} else operator_sign_in_throttle.window_start end`
-            })
-          )
-          .execute()
+    admitSignIn: (email: string, clientAddress: string, now: Date) =>
+      Effect.suspend(() => {
+        const attempt = randomUUID()
+        const forgetBefore = new Date(now.getTime() - FAILURE_MEMORY_SECONDS * 1000)
+        const throttled = sql`f.blocked_until > ${now}::timestamptz`
+        const count = sql`case when f.last_failure_at <= ${forgetBefore}::timestamptz then 1 else f.failure_count + 1 end`
+        const until = (failures: RawBuilder<unknown>) =>
+          sql`${now}::timestamptz + make_interval(secs => (${schedule})[least(${failures}, ${delaySchedule.length})])`
+        return Sql.rows(
+          sql<AdmissionRow>`
+            insert into operator_sign_in_failures as f
+              (email, client_address, failure_count, last_failure_at, blocked_until, last_attempt_id)
+            values (${email}, ${clientAddress}, 1, ${now}::timestamptz, ${until(sql`1`)}, ${attempt}::uuid)
+            on conflict (email, client_address) do update set
+              failure_count = case when ${throttled} then f.failure_count else ${count} end,
+              last_failure_at = case when ${throttled} then f.last_failure_at else ${now}::timestamptz end,
+              blocked_until = case when ${throttled} then f.blocked_until else ${until(count)} end,
+              last_attempt_id = case when ${throttled} then f.last_attempt_id else ${attempt}::uuid end
+            returning last_attempt_id = ${attempt}::uuid as admitted, failure_count as "failureCount",
+              blocked_until as "blockedUntil"`
+        )
+      }).pipe(
+        Effect.flatMap((rows) =>
+          rows[0] === undefined
+            ? Effect.die(new Error("the sign-in admission statement returned no row"))
+            : Effect.succeed<SignInAdmission>({
+                admitted: rows[0].admitted,
+                failureCount: rows[0].failureCount,
+                blockedUntil: new Date(rows[0].blockedUntil)
+              })
+        ),
+        Effect.withSpan("OperatorRepository.admitSignIn", { captureStackTrace: false })
       ),
 
-    /** Forgets the failures counted against a key. */
-    clearFailures: (key: string) =>
-      Sql.query((db) => db.deleteFrom("operatorSignInThrottle").where("key", "=", key).execute())
+    /** Forgets the failures of the pair (`email`, `clientAddress`): a successful sign-in. */
+    forgiveSignIns: (email: string, clientAddress: string) =>
+      Sql.query((db) =>
+        db.deleteFrom("operatorSignInFailures").where("email", "=", email).where("clientAddress", "=", clientAddress).execute()
+      )
   }
 }) {}

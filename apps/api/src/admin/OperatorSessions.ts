@@ -4,10 +4,17 @@
  * - Sign-in takes an e-mail address (any case) and a password, verified against the argon2id hash. A wrong address,
  *   a wrong password and a disabled operator fail alike ({@link InvalidCredentials}) and take as long (a decoy hash
  *   is verified when the address is unknown).
- * - Throttling lives in PostgreSQL, so it holds across instances: {@link EMAIL_FAILURE_LIMIT} failures for one
- *   address, or {@link CLIENT_FAILURE_LIMIT} from one client address, within {@link THROTTLE_WINDOW_SECONDS} refuse
- *   further attempts ({@link SignInThrottled}, 429) until the window ends — checked before the password, so a
- *   throttled guess learns nothing. A successful sign-in clears its address's count.
+ * - Failures are throttled per (e-mail address, client address) pair with growing waits (`SignInThrottle`), so a
+ *   guesser elsewhere never stops the operator. The state lives in PostgreSQL, so it holds across instances, and an
+ *   attempt is judged and counted in one statement before its password is checked
+ *   (`OperatorRepository.admitSignIn`): concurrent guesses can't get past a wait, and a refused attempt
+ *   ({@link SignInThrottled}, 429) does no argon2 work and learns nothing. A successful sign-in forgets its pair's
+ *   failures. The throttle is keyed by the address as typed (normalized), whether or not an operator has it, so it
+ *   answers an unknown address exactly as a known one.
+ * - Failed and throttled attempts are audited (`operator.sign_in_failed`, `operator.sign_in_throttled`) by the actor
+ *   `client` (its client address), with the target operator (`operator_email` and the address as typed when none
+ *   has it, in no organization), the address typed and the client address in `details`; never the password. Each is
+ *   its own statement, committed although the sign-in fails: `signIn` must not run inside a transaction.
  * - A session is a 256-bit random token in the cookie; the database keeps only its SHA-256 digest, beside the
  *   session's CSRF token. It ends at sign-out, after {@link SESSION_IDLE_SECONDS} without a request, or
  *   {@link SESSION_MAX_SECONDS} after sign-in, whichever comes first.
@@ -25,19 +32,13 @@ import { decoyHash, verifyPassword } from "./Passwords.js"
 export const SESSION_IDLE_SECONDS = 2 * 60 * 60
 /** A session ends this long after sign-in whatever its use: 12 hours. */
 export const SESSION_MAX_SECONDS = 12 * 60 * 60
-/** The sign-in throttle's window: 15 minutes. */
-export const THROTTLE_WINDOW_SECONDS = 15 * 60
-/** Failed sign-ins for one e-mail address within the window before it is throttled. */
-export const EMAIL_FAILURE_LIMIT = 5
-/** Failed sign-ins from one client address within the window before it is throttled. */
-export const CLIENT_FAILURE_LIMIT = 50
 /** A session's expiry is written again at most this often (seconds), not on every request. */
 const TOUCH_INTERVAL_SECONDS = 60
 
 /** Wrong e-mail address or password, or a disabled operator: 401, without saying which. */
 export class InvalidCredentials extends Data.TaggedError("InvalidCredentials") {}
 
-/** Too many failures: 429, try again after `retryAfterSeconds`. */
+/** Too many failures of this e-mail address from this client address: 429, try again after `retryAfterSeconds` (≥ 1). */
 export class SignInThrottled extends Data.TaggedError("SignInThrottled")<{ readonly retryAfterSeconds: number }> {}
 
 /** A signed-in operator and the session's CSRF token. */
@@ -59,15 +60,34 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 const plus = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000)
 const earliest = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b)
 
-const audit = (session: OperatorSession, action: string, at: Date) =>
+const audit = (session: OperatorSession, action: string, at: Date, details?: Record<string, unknown>) =>
   Audit.byActor(
     session.organizationId,
     { type: "operator", id: session.operatorId },
-    { action, targetType: "operator_session", targetId: session.sessionId, at }
+    { action, targetType: "operator_session", targetId: session.sessionId, at, ...(details === undefined ? {} : { details }) }
   )
 
-const throttleKeys = (email: string, clientAddress: string | undefined) =>
-  clientAddress === undefined ? [`email:${email}`] : [`email:${email}`, `client:${clientAddress}`]
+/** An attempt's audit entry: by the client, about the operator with the address typed (or the address itself). */
+const auditAttempt = (
+  action: "operator.sign_in_failed" | "operator.sign_in_throttled",
+  attempt: { readonly email: string; readonly clientAddress: string; readonly at: Date },
+  operator: { readonly id: string; readonly organizationId: string } | undefined,
+  details: Record<string, unknown>
+) =>
+  Audit.byActor(
+    operator?.organizationId ?? null,
+    { type: "client", id: attempt.clientAddress },
+    {
+      action,
+      targetType: operator === undefined ? "operator_email" : "operator",
+      targetId: operator?.id ?? attempt.email,
+      details: { email: attempt.email, clientAddress: attempt.clientAddress, ...details },
+      at: attempt.at
+    }
+  )
+
+/** The client address a request without one (a socket closed meanwhile) is counted and audited as. */
+export const UNKNOWN_CLIENT = "unknown"
 
 export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propline/api/admin/OperatorSessions", {
   dependencies: [OperatorRepository.Default],
@@ -76,27 +96,24 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
     return {
       /**
        * Signs in: returns the session and its token (for the cookie; shown nowhere else). Fails with
-       * {@link SignInThrottled} or {@link InvalidCredentials}; a failure is counted against the address and the client.
+       * {@link SignInThrottled} while the pair (`email`, `clientAddress`) waits, else with {@link InvalidCredentials};
+       * both are audited (see the module comment). `clientAddress` is `platform/ClientAddress`'s answer.
        */
       signIn: (input: { readonly email: string; readonly password: string; readonly clientAddress: string | undefined }) =>
         Effect.gen(function* () {
           const at = yield* Sql.now
-          const email = normalizeEmail(input.email)
-          const keys = throttleKeys(email, input.clientAddress)
-          const windowFloor = plus(at, -THROTTLE_WINDOW_SECONDS)
-          const counts = yield* Repo.throttleCounts(keys, windowFloor)
-          for (const row of counts) {
-            const limit = row.key.startsWith("email:") ? EMAIL_FAILURE_LIMIT : CLIENT_FAILURE_LIMIT
-            if (row.failureCount >= limit) {
-              const reopens = plus(new Date(row.windowStart), THROTTLE_WINDOW_SECONDS).getTime()
-              return yield* new SignInThrottled({ retryAfterSeconds: Math.max(1, Math.ceil((reopens - at.getTime()) / 1000)) })
-            }
+          const attempt = { email: normalizeEmail(input.email), clientAddress: input.clientAddress ?? UNKNOWN_CLIENT, at }
+          const admission = yield* Repo.admitSignIn(attempt.email, attempt.clientAddress, at)
+          const operator = yield* Repo.findByEmail(attempt.email)
+          if (!admission.admitted) {
+            const retryAfterSeconds = Math.max(1, Math.ceil((admission.blockedUntil.getTime() - at.getTime()) / 1000))
+            yield* auditAttempt("operator.sign_in_throttled", attempt, operator, { retryAfterSeconds })
+            return yield* new SignInThrottled({ retryAfterSeconds })
           }
-          const operator = yield* Repo.findByEmail(email)
           const matches = yield* verifyPassword(operator?.passwordHash ?? (yield* decoyHash), input.password)
           if (operator === undefined || !matches || operator.status !== "active") {
-            // Its own statement, committed although the sign-in fails.
-            yield* Repo.countFailure(keys, at, windowFloor)
+            const reason = operator === undefined ? "unknown_email" : !matches ? "wrong_password" : "operator_disabled"
+            yield* auditAttempt("operator.sign_in_failed", attempt, operator, { reason, failureCount: admission.failureCount })
             return yield* new InvalidCredentials()
           }
           const token = randomBytes(32).toString("base64url")
@@ -110,7 +127,7 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
           }
           yield* Sql.transaction(
             Effect.gen(function* () {
-              yield* Repo.clearFailures(`email:${email}`)
+              yield* Repo.forgiveSignIns(attempt.email, attempt.clientAddress)
               yield* Repo.insertSession({
                 id: session.sessionId,
                 operatorId: session.operatorId,
@@ -119,7 +136,7 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
                 now: at,
                 expiresAt: plus(at, SESSION_IDLE_SECONDS)
               })
-              yield* audit(session, "operator.signed_in", at)
+              yield* audit(session, "operator.signed_in", at, { clientAddress: attempt.clientAddress })
             })
           )
           return { token, session }

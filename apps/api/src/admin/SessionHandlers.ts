@@ -1,6 +1,11 @@
 /**
  * Sign-in, the current session and sign-out. The session cookie is `HttpOnly; SameSite=Lax; Path=/`, `Secure` when
  * the console's address is https, and lives at most as long as a session can ({@link SESSION_MAX_SECONDS}).
+ *
+ * Sign-in answers 401 (wrong address or password, the same body either way), 403 (foreign `Origin`) or 429
+ * `Too Many Requests` (RFC 6585 §4) while the pair (e-mail address, client address) waits, with `Retry-After` in
+ * whole seconds (RFC 9110 §10.2.3) and the same seconds in the problem's `retryAfterSeconds`. The client address is
+ * the socket's peer, or `X-Forwarded-For` read behind `TRUSTED_PROXIES` (`platform/ClientAddress`).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
@@ -16,8 +21,9 @@ import {
   SessionView
 } from "@propline/admin/Session"
 import { problem } from "@propline/contract/Problem"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Either } from "effect"
 import { AppConfig } from "../AppConfig.js"
+import { clientAddress, trustedProxies } from "../platform/ClientAddress.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
 import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
 import { OrganizationViews } from "./OrganizationViews.js"
@@ -42,6 +48,10 @@ export const SignInHandlers = HttpApiBuilder.group(AdminApi, "signIn", (handlers
     const sessions = yield* OperatorSessions
     const adminOrigin = originOf(config.adminUrl)
     const secure = config.adminUrl.startsWith("https:")
+    const trusted = yield* Either.match(trustedProxies(config.trustedProxies), {
+      onLeft: (reason) => Effect.dieMessage(`TRUSTED_PROXIES: ${reason}`),
+      onRight: Effect.succeed
+    })
     return handlers.handle("signIn", ({ payload }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -52,7 +62,11 @@ export const SignInHandlers = HttpApiBuilder.group(AdminApi, "signIn", (handlers
           .signIn({
             email: payload.email,
             password: payload.password,
-            clientAddress: request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined
+            clientAddress: clientAddress(
+              request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined,
+              request.headers["x-forwarded-for"],
+              trusted
+            )
           })
           .pipe(
             Effect.catchTags({

@@ -13,9 +13,12 @@ import * as Sql from "./Sql.js"
 /** One entry: the `audit_log` row without its id; `details` defaults to `{}`. */
 export type AuditEntry = Omit<AuditLogTable, "id" | "details"> & { readonly details?: Record<string, unknown> }
 
-/** Who made a change outside an API request: an operator or the system (demo seed, commands). */
+/**
+ * Who made a change outside an API request: an operator, the system (demo seed, commands), or a `client` not
+ * authenticated, named by its client address (`platform/ClientAddress`): a failed or throttled operator sign-in.
+ */
 export interface Actor {
-  readonly type: "operator" | "system"
+  readonly type: "operator" | "system" | "client"
   readonly id: string
 }
 
@@ -60,8 +63,8 @@ export const byPrincipal = (principal: PrincipalShape, change: Change) =>
     })
   )
 
-/** Appends an entry for a change made by an operator or the system in `organizationId`. */
-export const byActor = (organizationId: string, actor: Actor, change: Change) =>
+/** Appends an entry for a change made by `actor` in `organizationId` (null: in no organization). */
+export const byActor = (organizationId: string | null, actor: Actor, change: Change) =>
   Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
     record({
       organizationId,

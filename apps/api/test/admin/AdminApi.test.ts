@@ -4,9 +4,11 @@
  * change, 401 → 403 → 400 → 404 order, another organization's ids answered 404, every change in the audit log, and
  * Applications created here working at the identity host.
  */
+import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { EMAIL_FAILURE_LIMIT } from "../../src/admin/OperatorSessions.js"
+import { FIRST_DELAY_SECONDS, FREE_FAILURES } from "../../src/admin/SignInThrottle.js"
 import { adminCall, auditCount, type OperatorFixture, operator, type Session, signIn } from "../support/AdminClient.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { call, start, type TestApp } from "../support/TestApp.js"
@@ -90,18 +92,43 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       expect(answer.status).toBe(401)
     })
 
-    it(`throttles an address after ${EMAIL_FAILURE_LIMIT} failures: 429 with Retry-After, even with the right password`, async () => {
+    it(`throttles an address at a client after ${FREE_FAILURES + 1} failures: 429 with Retry-After, even with the right password`, async () => {
       const victim = await app.run(operator(org.organizationId))
-      for (let attempt = 0; attempt < EMAIL_FAILURE_LIMIT; attempt++) {
+      for (let attempt = 0; attempt <= FREE_FAILURES; attempt++) {
         expect((await call(url("/api/session"), { body: { email: victim.email, password: "guess" } })).status).toBe(401)
       }
       const throttled = await call(url("/api/session"), { body: { email: victim.email, password: victim.password } })
       expect(throttled.status).toBe(429)
+      expect(throttled.headers.get("content-type")).toContain("application/problem+json")
       expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0)
-      expect(Number(throttled.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60)
+      expect(Number(throttled.headers.get("retry-after"))).toBeLessThanOrEqual(FIRST_DELAY_SECONDS)
       expect(throttled.body).toMatchObject({ status: 429, title: "Too Many Requests" })
+      expect(throttled.body.detail).toMatch(/^Too many failed sign-ins .* Try again in \d+ seconds?\.$/)
       // Another address is not affected.
       expect((await call(url("/api/session"), { body: { email: me.email, password: me.password } })).status).toBe(201)
+    })
+
+    it("ignores X-Forwarded-For when no proxy is trusted: a guesser can't leave its socket's address by naming another", async () => {
+      const victim = await app.run(operator(org.organizationId))
+      for (let attempt = 0; attempt <= FREE_FAILURES; attempt++) {
+        const answer = await call(url("/api/session"), {
+          body: { email: victim.email, password: "guess" },
+          headers: { "x-forwarded-for": `198.51.100.${attempt + 1}` }
+        })
+        expect(answer.status).toBe(401)
+      }
+      const renamed = await call(url("/api/session"), {
+        body: { email: victim.email, password: victim.password },
+        headers: { "x-forwarded-for": "203.0.113.77" }
+      })
+      expect(renamed.status).toBe(429)
+      const entries = await app.run(
+        Db.query((db) =>
+          db.selectFrom("auditLog").select(["actorId", "details"]).where("action", "=", "operator.sign_in_failed").where("targetId", "=", victim.id).execute()
+        ).pipe(Effect.orDie)
+      )
+      expect(entries).toHaveLength(FREE_FAILURES + 1)
+      for (const entry of entries) expect(["127.0.0.1", "::1"]).toContain(entry.actorId)
     })
 
     it("answers 400 VALIDATION_FAILED with an issue for every failing field", async () => {

@@ -1,19 +1,15 @@
 /**
  * Operator sessions and the sign-in throttle against the clock (issue 11), on PGlite and PostgreSQL: a session ends
- * after SESSION_IDLE_SECONDS without a request, never outlives SESSION_MAX_SECONDS, and ends at sign-out; a
- * throttled address is let in again when its window ends. Time is the TestClock.
+ * after SESSION_IDLE_SECONDS without a request, never outlives SESSION_MAX_SECONDS, and ends at sign-out; a pair's
+ * failed sign-ins are forgotten FAILURE_MEMORY_SECONDS after the last. Time is the TestClock. (The throttle over
+ * HTTP: SignInThrottling.test.ts.)
  */
 import { describe, expect, layer } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect, Layer, Option, TestClock } from "effect"
-import {
-  EMAIL_FAILURE_LIMIT,
-  OperatorSessions,
-  SESSION_IDLE_SECONDS,
-  SESSION_MAX_SECONDS,
-  THROTTLE_WINDOW_SECONDS
-} from "../../src/admin/OperatorSessions.js"
+import { OperatorSessions, SESSION_IDLE_SECONDS, SESSION_MAX_SECONDS } from "../../src/admin/OperatorSessions.js"
+import { FAILURE_MEMORY_SECONDS, FIRST_DELAY_SECONDS, FREE_FAILURES } from "../../src/admin/SignInThrottle.js"
 import { operator } from "../support/AdminClient.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { testDatabase } from "../identity/IdentityTestHost.js"
@@ -71,23 +67,19 @@ describe.each(TestDatabase.kinds())("operator sessions on %s", (kind) => {
       })
     )
 
-    it.effect("a throttled address signs in again once its window has passed; a success clears its count", () =>
+    it.effect("a pair's failures are forgotten FAILURE_MEMORY_SECONDS after its last failure", () =>
       Effect.gen(function* () {
         const me = yield* setUp
-        for (let attempt = 0; attempt < EMAIL_FAILURE_LIMIT; attempt++) {
-          const failure = yield* Effect.flip(signIn({ email: me.email, password: "guess" }))
-          expect(failure._tag).toBe("InvalidCredentials")
-        }
-        const throttled = yield* Effect.flip(signIn(me))
-        expect(throttled).toMatchObject({ _tag: "SignInThrottled", retryAfterSeconds: THROTTLE_WINDOW_SECONDS })
-        yield* TestClock.adjust(`${THROTTLE_WINDOW_SECONDS - 10} seconds`)
-        expect(yield* Effect.flip(signIn(me))).toMatchObject({ _tag: "SignInThrottled", retryAfterSeconds: 10 })
-        yield* TestClock.adjust("10 seconds")
-        yield* signIn(me)
-        // The count was cleared: the limit is whole again.
-        for (let attempt = 0; attempt < EMAIL_FAILURE_LIMIT - 1; attempt++) {
-          yield* Effect.flip(signIn({ email: me.email, password: "guess" }))
-        }
+        const guess = () => Effect.flip(signIn({ email: me.email, password: "guess" }))
+        for (let attempt = 0; attempt <= FREE_FAILURES; attempt++) expect((yield* guess())._tag).toBe("InvalidCredentials")
+        expect(yield* Effect.flip(signIn(me))).toMatchObject({ _tag: "SignInThrottled", retryAfterSeconds: FIRST_DELAY_SECONDS })
+        yield* TestClock.adjust(`${FAILURE_MEMORY_SECONDS - 1} seconds`)
+        // Remembered: one more failure waits twice as long.
+        expect((yield* guess())._tag).toBe("InvalidCredentials")
+        expect(yield* Effect.flip(signIn(me))).toMatchObject({ retryAfterSeconds: 2 * FIRST_DELAY_SECONDS })
+        yield* TestClock.adjust(`${FAILURE_MEMORY_SECONDS} seconds`)
+        // Forgotten: the free failures are whole again.
+        for (let attempt = 0; attempt < FREE_FAILURES; attempt++) expect((yield* guess())._tag).toBe("InvalidCredentials")
         yield* signIn(me)
       })
     )

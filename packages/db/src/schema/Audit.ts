@@ -2,7 +2,8 @@
 export interface AuditLogTable {
   readonly id: string
   readonly organizationId: string | null
-  readonly actorType: "application" | "installation" | "operator" | "system"
+  /** `client`: a caller not (yet) authenticated, by its client address: a failed or throttled operator sign-in. */
+  readonly actorType: "application" | "installation" | "operator" | "system" | "client"
   readonly actorId: string
   readonly action: string
   readonly targetType: string

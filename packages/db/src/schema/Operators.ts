@@ -28,13 +28,19 @@ export interface OperatorSessionTable {
 }
 
 /**
- * `operator_sign_in_throttle`: failed sign-ins counted per key (`email:<address>` or `client:<ip>`) in a fixed
- * window starting at `windowStart`.
+ * `operator_sign_in_failures`: consecutive failed sign-ins of one e-mail address (lower-case, whether or not an
+ * operator has it) from one client address, and until when that pair's next attempt is refused.
  */
-export interface OperatorSignInThrottleTable {
-  readonly key: string
-  windowStart: Date
+export interface OperatorSignInFailureTable {
+  readonly email: string
+  /** The client address the admin host determined (the socket's peer, or X-Forwarded-For behind a trusted proxy). */
+  readonly clientAddress: string
   failureCount: number
+  lastFailureAt: Date
+  /** The pair's attempts before this instant are refused without checking the password. */
+  blockedUntil: Date
+  /** The id of the last attempt admitted, which `returning` compares to tell an attempt whether it was admitted. */
+  lastAttemptId: string
 }
 
 /**

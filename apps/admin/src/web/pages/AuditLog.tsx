@@ -3,15 +3,17 @@ import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { ListPage } from "../ui.js"
 
-const actorTypes = ["application", "installation", "operator", "system"] as const
+const actorTypes = ["application", "installation", "operator", "system", "client"] as const
 const actorType = (value: string | undefined) => actorTypes.find((type) => type === value)
+/** A `client` is someone not signed in, named by its network address: failed and throttled sign-ins. */
+const actorTypeLabel = (type: (typeof actorTypes)[number]) => (type === "client" ? "client (not signed in)" : type)
 
 export const AuditLogPage = () => (
   <ListPage
     title="Audit log"
     filters={[
       { name: "action", label: "Action starts with", placeholder: "application." },
-      { name: "actorType", label: "Actor", options: actorTypes.map((type) => [type, type] as const) },
+      { name: "actorType", label: "Actor", options: actorTypes.map((type) => [type, actorTypeLabel(type)] as const) },
       { name: "targetType", label: "Target type" },
       { name: "targetId", label: "Target id" },
       { name: "requestId", label: "Request id" },
@@ -40,7 +42,7 @@ export const AuditLogPage = () => (
       <tr key={entry.id}>
         <td className="nowrap">{dateTime(entry.occurredAt)}</td>
         <td>
-          {entry.actorType}
+          {actorTypeLabel(entry.actorType)}
           <br />
           <span className="muted">{entry.actorLabel ?? entry.actorId}</span>
         </td>
