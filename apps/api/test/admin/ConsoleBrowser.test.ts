@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto"
 import { readFile } from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { FREE_FAILURES } from "../../src/admin/SignInThrottle.js"
 import { DEMO_IDS } from "../../src/demo/DemoIds.js"
 import { seedDemoData } from "../../src/demo/DemoData.js"
 import { type OperatorFixture, operator } from "../support/AdminClient.js"
@@ -84,6 +85,24 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
   afterAll(async () => {
     await browser?.close()
     await app?.dispose()
+  })
+
+  it("says how long to wait when sign-in is throttled for the address at this client", async () => {
+    const victim = await app.run(operator(DEMO_IDS.organization))
+    for (let failure = 0; failure <= FREE_FAILURES; failure++) {
+      expect((await call(`${app.adminUrl}/api/session`, { body: { email: victim.email, password: "guess" } })).status).toBe(401)
+    }
+    await page.goto(app.adminUrl)
+    await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).isVisible()).toBe(true)
+    await page.getByLabel("E-mail address").fill(victim.email)
+    await page.getByLabel("Password").fill(victim.password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toMatch(/Too many failed sign-ins for this e-mail address from your network address\. Try again in \d+ seconds\./)
+    await page.screenshot({ path: path.join(shots, "sign-in-throttled.png") })
+    await page.getByLabel("E-mail address").fill("")
+    await page.getByLabel("Password").fill("")
   })
 
   it("refuses a wrong password with a message, then signs in with the keyboard alone", async () => {
