@@ -15,9 +15,16 @@
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
- * | HOST          | 0.0.0.0                           | the interface both listeners bind                    |
+ * | HOST          | 127.0.0.1                         | the interface every listener binds (loopback only)   |
  */
 import { Config, Context, Effect, Layer, Option } from "effect"
+
+/**
+ * The interface the listeners bind unless `HOST` says otherwise: the loopback interface, so a development machine's
+ * demo (whose data directory holds its credentials) is not reachable from the network by default. A deployment
+ * behind a proxy on another machine, or in a container, sets `HOST=0.0.0.0` (or `::`) on purpose.
+ */
+export const DEFAULT_HOST = "127.0.0.1"
 
 /** The hosts one process can run; all of them by default. */
 export const HOST_NAMES = ["api", "auth", "admin"] as const
@@ -39,7 +46,7 @@ export interface AppConfigShape {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly demoData: boolean
-  /** The interface both listeners bind. */
+  /** The interface every listener binds. */
   readonly host: string
 }
 
@@ -58,7 +65,7 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
-      const host = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
+      const host = yield* Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
       return make({
         apiPort,
         authPort,
@@ -110,6 +117,6 @@ export const make = (input: {
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,
-    host: input.host ?? "0.0.0.0"
+    host: input.host ?? DEFAULT_HOST
   }
 }
