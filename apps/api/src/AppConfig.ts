@@ -15,11 +15,18 @@
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
- * | HOST          | 0.0.0.0                           | the interface both listeners bind                    |
+ * | HOST          | 127.0.0.1                         | the interface every listener binds (loopback only)   |
  * | TRUSTED_PROXIES | (none)                          | proxies whose X-Forwarded-For names the client       |
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Option } from "effect"
 import { trustedProxies } from "./platform/ClientAddress.js"
+
+/**
+ * The interface the listeners bind unless `HOST` says otherwise: the loopback interface, so a development machine's
+ * demo (whose data directory holds its credentials) is not reachable from the network by default. A deployment
+ * behind a proxy on another machine, or in a container, sets `HOST=0.0.0.0` (or `::`) on purpose.
+ */
+export const DEFAULT_HOST = "127.0.0.1"
 
 /** The hosts one process can run; all of them by default. */
 export const HOST_NAMES = ["api", "auth", "admin"] as const
@@ -41,7 +48,7 @@ export interface AppConfigShape {
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly demoData: boolean
-  /** The interface both listeners bind. */
+  /** The interface every listener binds. */
   readonly host: string
   /**
    * IP addresses and CIDR ranges of the reverse proxies in front of the admin host, whose `X-Forwarded-For` names the
@@ -65,7 +72,7 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
-      const host = yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0"))
+      const host = yield* Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
       const proxies = yield* Config.array(Config.string(), "TRUSTED_PROXIES").pipe(
         Config.withDefault([]),
         Config.map((entries) => entries.map((entry) => entry.trim()).filter((entry) => entry !== "")),
@@ -128,7 +135,7 @@ export const make = (input: {
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,
-    host: input.host ?? "0.0.0.0",
+    host: input.host ?? DEFAULT_HOST,
     trustedProxies: input.trustedProxies ?? []
   }
 }

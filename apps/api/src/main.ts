@@ -4,10 +4,16 @@
  * (once), writes DATA_DIR/demo-credentials.json (the demo Application), DATA_DIR/demo-connector.json (the demo
  * connector's installation and private key) and DATA_DIR/demo-operator.json (the demo operator's sign-in), and
  * serves the identity host (AUTH_PORT), the API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
+ *
+ * The token-signing and URL-signing keys are sealed at rest under the key-encryption keys of KEY_ENCRYPTION_KEYS
+ * (on PGlite without it, DATA_DIR/key-encryption-keys, made on first start): a missing key list with DATABASE_URL,
+ * a malformed one, or one that does not open the stored keys stops the start with a sentence on stderr and exit
+ * code 1 (`platform/KeyEncryption`).
  */
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
+import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
 import { AppConfig } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
@@ -81,7 +87,9 @@ const program = Effect.gen(function* () {
 program.pipe(
   Effect.provide(StorageLive),
   Effect.provide(DatabaseLive),
+  Effect.provide(KeyEncryption.fromEnv),
   Effect.provide(AppConfig.fromEnv),
+  exitOnKeyEncryptionError("Not starting"),
   // No span is exported anywhere (no tracer is configured), so the process does not record them: the HTTP
   // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see the README's
   // Performance section). A deployment that adds an OpenTelemetry tracer layer turns them back on here.

@@ -3,8 +3,13 @@
  * 127.0.0.1, a data directory that does not exist yet (a first start on a fresh machine), demo data, and
  * PostgreSQL when `databaseUrl` is given (PGlite in the data directory otherwise). Resolves once the demo
  * credentials file is written and the banner printed.
+ *
+ * On PostgreSQL the product needs `KEY_ENCRYPTION_KEYS` (its signing keys are sealed at rest): every product this
+ * process starts gets the same generated key list, so several instances on one database open each other's keys. On
+ * PGlite the product makes its own in the fresh data directory, as on a first start.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -13,6 +18,9 @@ import { fileURLToPath } from "node:url"
 import { type Credentials, parseCredentials } from "./Harness.js"
 
 const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
+
+/** The key-encryption keys of every product on PostgreSQL this process starts (one random key, see above). */
+const KEY_ENCRYPTION_KEYS = `harness:${randomBytes(32).toString("base64url")}`
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -84,7 +92,7 @@ const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> 
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DEMO_DATA: "true",
-    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl, KEY_ENCRYPTION_KEYS }),
     ...options.env
   }
   const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", main], {

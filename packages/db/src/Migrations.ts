@@ -13,6 +13,7 @@ import * as adminOperators from "./migrations/20261123_0500_admin_operators.js"
 import * as adminConnectorAppPublishers from "./migrations/20261124_0100_admin_connector_app_publishers.js"
 import * as integrations from "./migrations/20261124_0200_integrations.js"
 import * as adminSignInPairs from "./migrations/20261126_0600_admin_sign_in_pairs.js"
+import * as keysSealedAtRest from "./migrations/20261126_0700_keys_sealed_at_rest.js"
 
 /** Every migration by name, in order (tests migrate to one of them). */
 export const migrations: Record<string, Migration> = {
@@ -25,7 +26,8 @@ export const migrations: Record<string, Migration> = {
   "20261123_0500_admin_operators": adminOperators,
   "20261124_0100_admin_connector_app_publishers": adminConnectorAppPublishers,
   "20261124_0200_integrations": integrations,
-  "20261126_0600_admin_sign_in_pairs": adminSignInPairs
+  "20261126_0600_admin_sign_in_pairs": adminSignInPairs,
+  "20261126_0700_keys_sealed_at_rest": keysSealedAtRest
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -46,7 +46,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Config, Duration, Effect, Exit, Option } from "effect"
-import { createPublicKey, verify, type JsonWebKey } from "node:crypto"
+import { createPublicKey, randomBytes, verify, type JsonWebKey } from "node:crypto"
 import { existsSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, cpus, tmpdir, totalmem } from "node:os"
@@ -434,6 +434,8 @@ const program = Effect.gen(function* () {
       HOSTS: "api,auth",
       HOST: "127.0.0.1",
       DATABASE_URL: database.url,
+      // The product seals its signing keys under this (required with DATABASE_URL); a fresh database each run.
+      KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString("base64url")}`,
       DATA_DIR: dataDir,
       DEMO_DATA: "true"
     },

@@ -9,7 +9,7 @@
 import * as Db from "@propline/db/Db"
 import { constantTimeEqual } from "@propline/identity/ClientSecret"
 import { Effect } from "effect"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { MAX_ACTIVE_SECRETS } from "@propline/identity/Application"
 import { ApplicationService, secretDigest } from "../identity/ApplicationService.js"
 import type { DemoTenant } from "./DemoData.js"
@@ -159,12 +159,13 @@ export const ensureDemoCredentials = (input: {
   )
 
 /**
- * The text the start command prints once the hosts listen: the two hosts, the credentials, the file they are in,
- * and ready-to-paste commands for a token (client credentials, HTTP Basic; spec 5.1, 5.2) and for the
- * verification queue.
+ * The text the start command prints once the hosts listen: the two hosts, the client_id, the file the secret is in
+ * (never the secret: start-up output ends up in logs), and ready-to-paste commands that read the secret from that
+ * file for a token (client credentials, HTTP Basic; spec 5.1, 5.2) and for the verification queue.
  */
 export const printDemoBanner = (credentials: DemoCredentials): string => {
-  const basic = `'${credentials.client_id}:${credentials.client_secret}'`
+  const file = JSON.stringify(resolve(credentials.filePath))
+  const basic = `"$(node -p 'const c = JSON.parse(require("fs").readFileSync(${file}, "utf8")); c.client_id + ":" + c.client_secret')"`
   const tokenCommand = `curl -s -u ${basic} -d grant_type=client_credentials ${credentials.auth_url}/oauth/token`
   return [
     "",
@@ -174,10 +175,9 @@ export const printDemoBanner = (credentials: DemoCredentials): string => {
     `  API host (base_url)       ${credentials.base_url}   reference ${credentials.base_url}/docs`,
     "",
     `  client_id      ${credentials.client_id}`,
-    `  client_secret  ${credentials.client_secret}`,
-    `  saved in       ${credentials.filePath}`,
+    `  client_secret  in ${credentials.filePath} (mode 0600)`,
     "",
-    "  Get a token:",
+    "  Get a token (the command reads the secret from that file):",
     `    ${tokenCommand}`,
     "",
     "  Read the verification queue:",

@@ -1,6 +1,6 @@
 /**
  * The demo operator (issue 11): one operator of the demo organization, and `DATA_DIR/demo-operator.json` holding
- * exactly `{"email","password","admin_url"}` (mode 0600), the sign-in the start banner prints. The password is
+ * exactly `{"email","password","admin_url"}` (mode 0600), the sign-in whose file the start banner names. The password is
  * stored nowhere else (only its argon2id hash is kept), so the file is what lets a restarted development
  * environment sign in with the same password; when the file is missing or its password no longer matches, a new
  * random password is set (audited) and the file written again.
@@ -120,13 +120,15 @@ export const ensureDemoOperator = (input: {
     })
   ).pipe(Effect.withSpan("DemoOperator.ensureDemoOperator", { captureStackTrace: false }))
 
-/** The banner's lines for the admin console: its address and the sign-in, and the file they are in. */
+/**
+ * The banner's lines for the admin console: its address, the e-mail address to sign in with, and the file the
+ * password is in (never the password: start-up output ends up in logs).
+ */
 export const printOperatorBanner = (operator: DemoOperator): string =>
   [
     "",
     `  Admin console             ${operator.admin_url}`,
     `    sign in as  ${operator.email}`,
-    `    password    ${operator.password}`,
-    `    saved in    ${operator.filePath}`,
+    `    password    in ${operator.filePath} (mode 0600)`,
     ""
   ].join("\n")

@@ -39,6 +39,7 @@ import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } fr
 import { Cause, Effect, Either, Layer } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { encodedJson } from "../platform/JsonResponse.js"
+import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { readBoundedBody } from "../platform/RequestBody.js"
 import { requestId } from "../platform/RequestId.js"
 import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
@@ -185,8 +186,13 @@ export const IdentityHttpApp: HttpApp.Default<never, AppConfig | SigningKeys | T
 )
 
 /**
- * The services of the identity host, also used by the API host (`AccessTokenVerifier`). Requires `Db` and
- * `AppConfig`. `SigningKeys` is built once (layers are memoised by reference).
+ * The services of the identity host, also used by the API host (`AccessTokenVerifier`). Requires `Db`, `AppConfig`
+ * and `KeyEncryption` (the signing keys are sealed at rest); fails with a `KeyEncryptionError` when the stored keys
+ * don't open. `SigningKeys` is built once (layers are memoised by reference).
  */
-export const IdentityLive: Layer.Layer<SigningKeys | TokenIssuer | AccessTokenVerifier, never, Db | AppConfig> =
+export const IdentityLive: Layer.Layer<
+  SigningKeys | TokenIssuer | AccessTokenVerifier,
+  KeyEncryptionError,
+  Db | AppConfig | KeyEncryption
+> =
   Layer.mergeAll(SigningKeys.Default, TokenIssuer.Default, AccessTokenVerifier.Default)

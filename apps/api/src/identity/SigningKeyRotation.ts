@@ -6,6 +6,7 @@
  */
 import type * as Db from "@propline/db/Db"
 import { Clock, Effect, Layer } from "effect"
+import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { RETIRED_KEY_RETENTION_SECONDS, SigningKeys } from "./SigningKeys.js"
 
 /** What a rotation did: the new current kid, the previous one, and when the previous one leaves the JWKS. */
@@ -17,9 +18,11 @@ export interface Rotation {
 
 /**
  * Rotates with a fresh `SigningKeys` instance (this process's own, as a command's is). Creates the first key first
- * when the database has none, so there is always a previous key to report.
+ * when the database has none, so there is always a previous key to report. The new key is sealed under the primary
+ * key-encryption key; building the instance (re-)seals the stored keys first, and fails with a `KeyEncryptionError`
+ * when they don't open.
  */
-export const rotateSigningKey: Effect.Effect<Rotation, never, Db.Db> = Effect.gen(function* () {
+export const rotateSigningKey: Effect.Effect<Rotation, KeyEncryptionError, Db.Db | KeyEncryption> = Effect.gen(function* () {
   const keys = yield* SigningKeys
   const previous = yield* keys.current
   const now = new Date(yield* Clock.currentTimeMillis)

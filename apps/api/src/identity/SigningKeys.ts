@@ -12,14 +12,21 @@
  *   at most every {@link REFRESH_INTERVAL_MS}, or, throttled to once per {@link UNKNOWN_KID_REFRESH_INTERVAL_MS},
  *   when a token names a kid this instance does not know, so stateless instances converge after a rotation.
  *
+ * - Private keys are stored sealed (`private_jwk_envelope`, AES-256-GCM under the process's key-encryption key,
+ *   `platform/KeyEncryption`), never in plaintext. Building the service seals every row still in plaintext (a
+ *   database from before) and re-seals every row sealed under an older key-encryption key, under the advisory lock;
+ *   a row this process's keys can't open fails the build with a {@link KeyEncryptionError} (start-up refused), and
+ *   no key is ever regenerated for it.
+ *
  * Time comes from Effect's `Clock`. Database failures are defects: no caller can act on them.
  */
 import * as Db from "@propline/db/Db"
 import { ACCESS_TOKEN_TTL_SECONDS } from "@propline/identity/AccessTokenClaims"
-import { Clock, Effect, Option, Ref, SynchronizedRef } from "effect"
+import { Clock, Effect, Either, Option, Ref, SynchronizedRef } from "effect"
 import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose"
 import { sql } from "kysely"
 import { KeyObject } from "node:crypto"
+import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
 
 /** The only signing algorithm (decisions 3). */
 export const SIGNING_ALGORITHM = "ES256"
@@ -63,7 +70,9 @@ export interface SigningKeysShape {
 
 interface KeyRow {
   readonly kid: string
-  readonly privateJwk: Record<string, unknown>
+  /** Sealed; plaintext only in a row another (older) instance wrote after this one started. */
+  readonly privateJwkEnvelope: string | null
+  readonly privateJwk: Record<string, unknown> | null
   readonly publicJwk: Record<string, unknown>
   readonly createdAt: Date
   readonly retiredAt: Date | null
@@ -82,8 +91,14 @@ const lockSigningKeys = Db.query((db) =>
   sql`select pg_advisory_xact_lock(hashtext('propline.signing_keys'))`.execute(db)
 )
 
-/** Fresh key material; generated outside the transaction so the lock is held only for two statements. */
-const generateKey = (now: Date): Effect.Effect<KeyRow> =>
+/** The associated data of a key's envelope: the record it belongs to. */
+const envelopeContext = (kid: string) => `signing_keys:${kid}`
+
+/**
+ * Fresh key material, its private JWK sealed; generated outside the transaction so the lock is held only for two
+ * statements.
+ */
+const generateKey = (now: Date, keyring: Keyring): Effect.Effect<KeyRow> =>
   Effect.promise(async () => {
     const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true })
     const publicJwk = await exportJWK(publicKey)
@@ -91,7 +106,8 @@ const generateKey = (now: Date): Effect.Effect<KeyRow> =>
     const privateJwk = await exportJWK(privateKey)
     return {
       kid,
-      privateJwk: { ...privateJwk, kid, alg: SIGNING_ALGORITHM },
+      privateJwkEnvelope: keyring.seal(JSON.stringify({ ...privateJwk, kid, alg: SIGNING_ALGORITHM }), envelopeContext(kid)),
+      privateJwk: null,
       publicJwk: { ...publicJwk, kid, alg: SIGNING_ALGORITHM, use: "sig" },
       createdAt: now,
       retiredAt: null
@@ -105,7 +121,8 @@ const insertKey = (key: KeyRow) =>
       .values({
         kid: key.kid,
         algorithm: SIGNING_ALGORITHM,
-        privateJwk: key.privateJwk,
+        privateJwk: null,
+        privateJwkEnvelope: key.privateJwkEnvelope,
         publicJwk: key.publicJwk,
         createdAt: key.createdAt,
         retiredAt: null
@@ -113,13 +130,39 @@ const insertKey = (key: KeyRow) =>
       .execute()
   )
 
+/**
+ * Seals every stored private key still in plaintext and re-seals every one sealed under another key than the
+ * keyring's primary, in one transaction under the advisory lock; opens each once, so a wrong key-encryption key
+ * fails here, at start-up. Returns how many rows it wrote.
+ */
+export const sealStoredKeys = (keyring: Keyring): Effect.Effect<number, KeyEncryptionError, Db.Db> =>
+  Db.transaction(
+    Effect.gen(function* () {
+      yield* lockSigningKeys
+      const rows = yield* Db.query((db) =>
+        db.selectFrom("signingKeys").select(["kid", "privateJwk", "privateJwkEnvelope"]).orderBy("kid").execute()
+      )
+      let written = 0
+      for (const row of rows) {
+        const stored = { plaintext: row.privateJwk === null ? null : JSON.stringify(row.privateJwk), envelope: row.privateJwkEnvelope }
+        const envelope = yield* resealed(keyring, stored, envelopeContext(row.kid))
+        if (envelope === undefined) continue
+        yield* Db.query((db) =>
+          db.updateTable("signingKeys").set({ privateJwk: null, privateJwkEnvelope: envelope }).where("kid", "=", row.kid).execute()
+        )
+        written++
+      }
+      return written
+    })
+  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("SigningKeys.sealStoredKeys"))
+
 const hasActiveKey = Db.query((db) =>
   db.selectFrom("signingKeys").select("kid").where("retiredAt", "is", null).limit(1).executeTakeFirst()
 ).pipe(Effect.map((row) => row !== undefined))
 
 /** Creates the first key unless another instance did; serialised by the advisory lock. */
-const ensureActiveKey = (now: Date) =>
-  Effect.flatMap(generateKey(now), (candidate) =>
+const ensureActiveKey = (now: Date, keyring: Keyring) =>
+  Effect.flatMap(generateKey(now, keyring), (candidate) =>
     Db.transaction(
       Effect.gen(function* () {
         yield* lockSigningKeys
@@ -133,7 +176,7 @@ const selectPublishedKeys = (now: number) =>
   Db.query((db) =>
     db
       .selectFrom("signingKeys")
-      .select(["kid", "privateJwk", "publicJwk", "createdAt", "retiredAt"])
+      .select(["kid", "privateJwkEnvelope", "privateJwk", "publicJwk", "createdAt", "retiredAt"])
       .where((eb) =>
         eb.or([
           eb("retiredAt", "is", null),
@@ -150,6 +193,8 @@ const selectPublishedKeys = (now: number) =>
 export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/identity/SigningKeys", {
   effect: Effect.gen(function* () {
     const db = yield* Db.Db
+    const keyring = yield* KeyEncryption
+    yield* sealStoredKeys(keyring)
     const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
     // Imported keys by kid; key material under a kid never changes, so entries never go stale.
     const publicKeys = new Map<string, CryptoKey>()
@@ -160,7 +205,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       Effect.gen(function* () {
         let rows: ReadonlyArray<KeyRow> = yield* selectPublishedKeys(now)
         if (rows[0]?.retiredAt !== null) {
-          yield* ensureActiveKey(new Date(now))
+          yield* ensureActiveKey(new Date(now), keyring)
           rows = yield* selectPublishedKeys(now)
         }
         const active = rows[0]
@@ -190,10 +235,21 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       )
     }
 
+    // A key another instance sealed under a key-encryption key this one does not hold is a defect: the instances'
+    // KEY_ENCRYPTION_KEYS disagree (README: rotate by listing the new key everywhere before it seals).
+    const privateJwkOf = (row: KeyRow): Effect.Effect<JWK> =>
+      row.privateJwkEnvelope === null
+        ? Effect.succeed(row.privateJwk as JWK)
+        : Either.match(keyring.open(row.privateJwkEnvelope, envelopeContext(row.kid)), {
+            onLeft: (error) => Effect.die(error),
+            onRight: (json) => Effect.succeed(JSON.parse(json) as JWK)
+          })
+
     const importPrivate = (row: KeyRow) => {
       const known = privateKeys.get(row.kid)
       if (known !== undefined) return Effect.succeed(known)
-      return Effect.promise(() => importJWK(row.privateJwk as JWK, SIGNING_ALGORITHM) as Promise<CryptoKey>).pipe(
+      return privateJwkOf(row).pipe(
+        Effect.flatMap((jwk) => Effect.promise(() => importJWK(jwk, SIGNING_ALGORITHM) as Promise<CryptoKey>)),
         Effect.map((privateKey) => ({ privateKey, keyObject: KeyObject.from(privateKey) })),
         Effect.tap((keys) => Effect.sync(() => privateKeys.set(row.kid, keys)))
       )
@@ -236,7 +292,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
 
     const rotate: SigningKeysShape["rotate"] = (now) =>
       Effect.gen(function* () {
-        const next = yield* generateKey(now)
+        const next = yield* generateKey(now, keyring)
         yield* Db.transaction(
           Effect.gen(function* () {
             yield* lockSigningKeys

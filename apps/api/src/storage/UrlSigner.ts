@@ -6,10 +6,17 @@
  * A signature covers the address's parts (method, record id, and whatever else the address is bound to, such as
  * a declared size and digest) and its expiry, as `expires` (Unix seconds) and `signature` (base64url) query
  * parameters.
+ *
+ * The key is stored sealed (`secret_envelope`, AES-256-GCM under the process's key-encryption key,
+ * `platform/KeyEncryption`), never in plaintext. Building the service seals a key still in plaintext (a database
+ * from before) or re-seals one sealed under an older key-encryption key; a key this process's keys can't open fails
+ * the build with a `KeyEncryptionError` (start-up refused) rather than being replaced, which would invalidate every
+ * address already given out.
  */
 import * as Db from "@propline/db/Db"
 import { Clock, Effect } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
 
 const KEY_ID = "default"
 
@@ -22,24 +29,44 @@ export interface SignedParams {
   readonly signature: string
 }
 
+/** The associated data of a key's envelope: the record it belongs to. */
+const envelopeContext = (id: string) => `url_signing_keys:${id}`
+
+/**
+ * The URL-signing key, made sealed when there is none; a key in plaintext or sealed under an older key-encryption
+ * key is (re-)sealed under the primary one, in one transaction holding the row's lock. Returns the key's bytes.
+ */
+export const storedKey = (keyring: Keyring, now: Date): Effect.Effect<Buffer, KeyEncryptionError, Db.Db> =>
+  Db.transaction(
+    Effect.gen(function* () {
+      const fresh = keyring.seal(randomBytes(32).toString("base64url"), envelopeContext(KEY_ID))
+      yield* Db.query((db) =>
+        db
+          .insertInto("urlSigningKeys")
+          .values({ id: KEY_ID, secret: null, secretEnvelope: fresh, createdAt: now })
+          .onConflict((conflict) => conflict.column("id").doNothing())
+          .execute()
+      )
+      const row = yield* Db.query((db) =>
+        db.selectFrom("urlSigningKeys").select(["secret", "secretEnvelope"]).where("id", "=", KEY_ID).forUpdate().executeTakeFirstOrThrow()
+      )
+      const envelope = yield* resealed(keyring, { plaintext: row.secret, envelope: row.secretEnvelope }, envelopeContext(KEY_ID))
+      if (envelope !== undefined) {
+        yield* Db.query((db) =>
+          db.updateTable("urlSigningKeys").set({ secret: null, secretEnvelope: envelope }).where("id", "=", KEY_ID).execute()
+        )
+      }
+      const secret = yield* keyring.open(envelope ?? row.secretEnvelope!, envelopeContext(KEY_ID))
+      return Buffer.from(secret, "base64url")
+    })
+  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("UrlSigner.storedKey"))
+
 const payload = (parts: ReadonlyArray<string>, expires: number) => [...parts, String(expires)].join("\n")
 
 export class UrlSigner extends Effect.Service<UrlSigner>()("@propline/api/UrlSigner", {
   effect: Effect.gen(function* () {
     const now = new Date(yield* Clock.currentTimeMillis)
-    const secret = yield* Db.query(async (db) => {
-      await db
-        .insertInto("urlSigningKeys")
-        .values({ id: KEY_ID, secret: randomBytes(32).toString("base64url"), createdAt: now })
-        .onConflict((conflict) => conflict.column("id").doNothing())
-        .execute()
-      const row = await db
-        .selectFrom("urlSigningKeys")
-        .select("secret")
-        .where("id", "=", KEY_ID)
-        .executeTakeFirstOrThrow()
-      return Buffer.from(row.secret, "base64url")
-    }).pipe(Effect.orDie)
+    const secret = yield* storedKey(yield* KeyEncryption, now)
     const mac = (parts: ReadonlyArray<string>, expires: number) =>
       createHmac("sha256", secret).update(payload(parts, expires)).digest()
 

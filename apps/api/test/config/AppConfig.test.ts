@@ -1,7 +1,7 @@
-/** Start-up configuration read from the environment (AppConfig's table): defaults, derived addresses, HOSTS. */
+/** Start-up configuration read from the environment (AppConfig's table): defaults, derived addresses, HOSTS, the bind address. */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { AppConfig } from "../../src/AppConfig.js"
+import { AppConfig, make } from "../../src/AppConfig.js"
 
 const read = (env: Record<string, string>) =>
   Effect.provide(
@@ -26,9 +26,17 @@ describe("AppConfig.fromEnv", () => {
         databaseUrl: undefined,
         dataDir: ".data",
         demoData: true,
-        host: "0.0.0.0",
+        host: "127.0.0.1",
         trustedProxies: []
       })
+    })
+  )
+
+  it.effect("binds the loopback interface unless HOST says otherwise", () =>
+    Effect.gen(function* () {
+      expect((yield* read({})).host).toBe("127.0.0.1")
+      expect((yield* read({ HOST: "0.0.0.0" })).host).toBe("0.0.0.0")
+      expect(make({ apiPort: 3000, authPort: 4000 }).host).toBe("127.0.0.1")
     })
   )
 

@@ -18,6 +18,7 @@ import {
   DEMO_CONNECTOR_APP_ID,
   DEMO_CONNECTOR_FILE,
   type DemoConnector,
+  demoConnectorBanner,
   ensureDemoConnector
 } from "../../src/demo/identity/DemoConnector.js"
 import { InstallationService } from "../../src/identity/InstallationService.js"
@@ -85,6 +86,15 @@ describe.each(TestDatabase.kinds())("the demo connector on %s", (kind) => {
     expect(installation).toMatchObject({ appId: DEMO_CONNECTOR_APP_ID, organizationId: DEMO_IDS.organization, status: "active" })
     expect(installation.roles).toEqual(["billing", "signing", "booking", "integrations"])
     expect(await activeKids()).toEqual([jwk.kid])
+  })
+
+  it("the banner names the file, never the private key or the connection reference", async () => {
+    const banner = demoConnectorBanner(first)
+    expect(banner).toContain(first.app_id)
+    expect(banner).toContain(first.installation_id)
+    expect(banner).toContain(join(dataDir(), DEMO_CONNECTOR_FILE))
+    expect(banner).not.toContain(first.connection_reference)
+    expect(banner).not.toContain(first.private_jwk.d)
   })
 
   it("keeps the key of a file that still matches, with new addresses and a fresh connection reference", async () => {

@@ -3,6 +3,7 @@ import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { isWellFormedSecret } from "@propline/identity/ClientSecret"
 import { Effect, ManagedRuntime } from "effect"
+import { execFileSync } from "node:child_process"
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -212,21 +213,32 @@ describe.each(TestDatabase.kinds())("ensureDemoCredentials on %s", (kind) => {
   })
 
   describe("printDemoBanner", () => {
-    it("names the hosts, the credentials, the file, and commands for a token and the verification queue", async () => {
+    it("names the hosts, the client_id, the file, and commands for a token and the verification queue", async () => {
       const credentials = await ensure()
       const banner = printDemoBanner(credentials)
       for (const text of [
         AUTH_URL,
         BASE_URL,
         credentials.client_id,
-        credentials.client_secret,
         filePath,
-        `curl -s -u '${credentials.client_id}:${credentials.client_secret}' -d grant_type=client_credentials`,
+        "-d grant_type=client_credentials",
         `${AUTH_URL}/oauth/token`,
         `curl -s -H "Authorization: Bearer $TOKEN" ${BASE_URL}/v1/billing/verification-queue`
       ]) {
         expect(banner).toContain(text)
       }
+    })
+
+    it("never prints the secret: the token command reads it from the file", async () => {
+      const credentials = await ensure()
+      const banner = printDemoBanner(credentials)
+      expect(banner).not.toContain(credentials.client_secret)
+      expect(banner).not.toContain(credentials.client_secret.slice("service_sk_".length))
+      // The `-u "$(…)"` of the printed command, run by a shell as a user pasting it would.
+      const basic = /curl -s -u "(\$\(.+?\))" -d grant_type/.exec(banner)?.[1]
+      expect(basic).toBeDefined()
+      const printed = execFileSync("bash", ["-c", `echo ${basic}`], { encoding: "utf8" }).trim()
+      expect(printed).toBe(`${credentials.client_id}:${credentials.client_secret}`)
     })
   })
 })

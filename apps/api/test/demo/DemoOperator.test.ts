@@ -76,12 +76,12 @@ describe.each(TestDatabase.kinds())("ensureDemoOperator on %s", (kind) => {
     expect(JSON.parse(await readFile(filePath(), "utf8"))).toMatchObject({ password: again.password })
   })
 
-  it("prints the console's address and the sign-in in the banner", async () => {
+  it("prints the console's address, the e-mail address and the password's file in the banner, never the password", async () => {
     const operator = await ensure()
     const banner = printOperatorBanner(operator)
     expect(banner).toContain(`Admin console             ${ADMIN_URL}`)
     expect(banner).toContain(`sign in as  ${DEMO_OPERATOR_EMAIL}`)
-    expect(banner).toContain(`password    ${operator.password}`)
-    expect(banner).toContain(filePath())
+    expect(banner).toContain(`password    in ${filePath()}`)
+    expect(banner).not.toContain(operator.password)
   })
 })

@@ -22,6 +22,7 @@ import {
   newApplication,
   testDatabase
 } from "./IdentityTestHost.js"
+import { TestKeyEncryption } from "../support/KeyEncryptionFixtures.js"
 
 const AUTH_URL = "https://auth.propline.test"
 const NOW_SECONDS = Math.floor(FROZEN_AT.getTime() / 1000)
@@ -29,7 +30,8 @@ const NOW_SECONDS = Math.floor(FROZEN_AT.getTime() / 1000)
 const services = (kind: TestDatabase.TestDatabase["config"]["_tag"]) =>
   IdentityLive.pipe(
     Layer.provideMerge(AppConfig.layer(makeConfig({ apiPort: 0, authPort: 0, authUrl: AUTH_URL, baseUrl: API_URL }))),
-    Layer.provideMerge(testDatabase(kind))
+    Layer.provideMerge(testDatabase(kind)),
+    Layer.provideMerge(TestKeyEncryption)
   )
 
 /** A token from the real issuer (client_secret_post). */

@@ -14,6 +14,7 @@ import { createServer } from "node:http"
 import { AppConfig, make as makeConfig } from "../../src/AppConfig.js"
 import { ApplicationService } from "../../src/identity/ApplicationService.js"
 import { IdentityHttpApp, IdentityLive } from "../../src/identity/IdentityRouter.js"
+import { TestKeyEncryption } from "../support/KeyEncryptionFixtures.js"
 
 /** The frozen time of every test, mid-second and mid-minute, so boundaries are crossed only on purpose. */
 export const FROZEN_AT = new Date("2030-01-01T12:00:30.000Z")
@@ -111,7 +112,8 @@ export const identityHost = (kind: Db.DbConfig["_tag"]) => {
   const services = IdentityLive.pipe(
     Layer.provideMerge(config),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provideMerge(testDatabase(kind))
+    Layer.provideMerge(testDatabase(kind)),
+    Layer.provideMerge(TestKeyEncryption)
   )
   const host = Layer.effect(
     TestHost,

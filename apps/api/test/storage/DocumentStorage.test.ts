@@ -11,6 +11,7 @@ import * as FileAddresses from "../../src/storage/FileAddresses.js"
 import * as LocalDiskStorage from "../../src/storage/LocalDiskStorage.js"
 import * as S3Storage from "../../src/storage/S3Storage.js"
 import { UrlSigner } from "../../src/storage/UrlSigner.js"
+import { TestKeyEncryption } from "../support/KeyEncryptionFixtures.js"
 import * as S3Server from "../support/S3Server.js"
 
 const BASE_URL = "http://127.0.0.1:3999"
@@ -21,7 +22,11 @@ interface Backend {
   readonly layer: () => Promise<{ layer: Layer.Layer<DocumentStorage | UrlSigner>; close: () => Promise<void> }>
 }
 
-const signerLayer = UrlSigner.Default.pipe(Layer.provideMerge(Db.layer({ _tag: "pglite", dataDir: undefined })))
+const signerLayer = UrlSigner.Default.pipe(
+  Layer.provideMerge(Db.layer({ _tag: "pglite", dataDir: undefined })),
+  Layer.provide(TestKeyEncryption),
+  Layer.orDie
+)
 
 const backends: ReadonlyArray<Backend> = [
   {

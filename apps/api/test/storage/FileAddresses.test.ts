@@ -4,6 +4,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import * as FileAddresses from "../../src/storage/FileAddresses.js"
 import { UrlSigner } from "../../src/storage/UrlSigner.js"
+import { TestKeyEncryption } from "../support/KeyEncryptionFixtures.js"
 
 const BASE_URL = "https://api.example.test"
 const NOW = new Date("2026-11-23T09:00:00.000Z")
@@ -27,7 +28,7 @@ describe("signed addresses on the API host", () => {
   const run = <A, E>(effect: Effect.Effect<A, E, UrlSigner | Db.Db>) => runtime.runPromise(effect)
 
   beforeAll(async () => {
-    runtime = ManagedRuntime.make(UrlSigner.Default.pipe(Layer.provideMerge(database)))
+    runtime = ManagedRuntime.make(UrlSigner.Default.pipe(Layer.provideMerge(database), Layer.provide(TestKeyEncryption), Layer.orDie))
     await runtime.runtime()
   }, 60_000)
   afterAll(() => runtime.dispose())
@@ -80,7 +81,8 @@ describe("signed addresses on the API host", () => {
   it("every instance on the database signs with the same key", async () => {
     const address = await run(FileAddresses.uploadAddress(BASE_URL, binding, EXPIRES_AT))
     // A second signer over the same database, as a second API instance would build it.
-    const second = await run(Effect.provide(FileAddresses.verifyUpload(binding, paramsOf(address).received, NOW), UrlSigner.Default))
+    const secondSigner = UrlSigner.Default.pipe(Layer.provide(TestKeyEncryption), Layer.orDie)
+    const second = await run(Effect.provide(FileAddresses.verifyUpload(binding, paramsOf(address).received, NOW), secondSigner))
     expect(second).toBe("valid")
   })
 })

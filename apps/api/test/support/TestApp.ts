@@ -11,9 +11,11 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as AppConfig from "../../src/AppConfig.js"
 import { HostsLive } from "../../src/Hosts.js"
+import type { KeyEncryption } from "../../src/platform/KeyEncryption.js"
 import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
 import * as StorageConfig from "../../src/storage/StorageConfig.js"
 import type { UrlSigner } from "../../src/storage/UrlSigner.js"
+import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -46,8 +48,13 @@ export interface TestApp {
   readonly apiUrl: string
   readonly authUrl: string
   readonly adminUrl: string
-  /** Runs an effect inside the product: with its database, document storage, URL signer and configuration. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig>) => Promise<A>
+  /**
+   * Runs an effect inside the product: with its database, document storage, URL signer, configuration and
+   * key-encryption keys.
+   */
+  readonly run: <A, E>(
+    effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig | KeyEncryption>
+  ) => Promise<A>
   readonly dispose: () => Promise<void>
 }
 
@@ -103,7 +110,8 @@ const startOnFreePorts = async (
   const hosts = HostsLive.pipe(
     Layer.provideMerge(StorageConfig.layerWithSigner(storage, config.baseUrl)),
     Layer.provideMerge(Db.layer(database.config)),
-    Layer.provideMerge(AppConfig.AppConfig.layer(config))
+    Layer.provideMerge(AppConfig.AppConfig.layer(config)),
+    Layer.provideMerge(TestKeyEncryption)
   )
   const layer = clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(clock)))
   const runtime = ManagedRuntime.make(layer)

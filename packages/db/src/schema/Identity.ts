@@ -36,8 +36,13 @@ export interface ApplicationSecretTable {
 export interface SigningKeyTable {
   readonly kid: string
   readonly algorithm: "ES256"
-  /** Private JWK (RFC 7517) as JSON. */
-  readonly privateJwk: Record<string, unknown>
+  /**
+   * Private JWK (RFC 7517) as JSON: only in a row written before keys were sealed at rest, until the next start
+   * seals it (then null).
+   */
+  privateJwk: Record<string, unknown> | null
+  /** The private JWK's JSON sealed under a key-encryption key (AES-256-GCM envelope `v1.<kek id>.<iv>.<ciphertext>.<tag>`). */
+  privateJwkEnvelope: string | null
   /** Public JWK as JSON, published in the JWKS. */
   readonly publicJwk: Record<string, unknown>
   readonly createdAt: Date

@@ -94,7 +94,9 @@ export interface SignedDocumentUploadTable {
 /** `url_signing_keys`: HMAC keys that sign short-lived file addresses, shared by every instance. */
 export interface UrlSigningKeyTable {
   readonly id: string
-  /** Base64url of 32 random bytes. */
-  readonly secret: string
+  /** Base64url of 32 random bytes: only in a row written before keys were sealed at rest, until the next start seals it. */
+  secret: string | null
+  /** The secret sealed under a key-encryption key (AES-256-GCM envelope `v1.<kek id>.<iv>.<ciphertext>.<tag>`). */
+  secretEnvelope: string | null
   readonly createdAt: Date
 }

@@ -224,15 +224,17 @@ export const ensureDemoConnector = (input: {
     Effect.withSpan("DemoConnector.ensureDemoConnector")
   )
 
-/** The lines the start command prints about the demo connector. */
+/**
+ * The lines the start command prints about the demo connector: its ids and the file that holds its private key and
+ * this start's connection reference (never the reference itself: start-up output ends up in logs).
+ */
 export const demoConnectorBanner = (connector: DemoConnector): string =>
   [
     "  Demo connector (installation-token grant, spec 5.3)",
     `    app_id           ${connector.app_id}`,
     `    installation_id  ${connector.installation_id}`,
-    `    private key in   ${connector.filePath}`,
+    `    private key and connection_reference (10 minutes, once) in ${connector.filePath} (mode 0600)`,
     "    Get an installation token and call the API:  pnpm connector:installation-example",
-    `    connection_reference for its signing configuration (10 minutes, once): ${connector.connection_reference}`,
-    "    Set the configuration up (redeem, read it, report ready):  pnpm connector:setup",
+    "    Set its signing configuration up (redeem the reference, read it, report ready):  pnpm connector:setup",
     ""
   ].join("\n")
