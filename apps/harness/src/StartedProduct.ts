@@ -14,7 +14,8 @@ import { type Credentials, parseCredentials } from "./Harness.js"
 
 const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
 
-const freePort = () =>
+/** A port on 127.0.0.1 that was free when asked (another process may take it before it is bound). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
