@@ -14,7 +14,7 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
 import { DEMO_IDS } from "./demo/DemoIds.js"
@@ -67,12 +67,26 @@ const demo = Effect.gen(function* () {
   return { credentials, connector, operator }
 })
 
+/**
+ * The line every start prints once the hosts listen: the Node.js version the process runs on (the README's
+ * commands bring the version pinned in the root package.json) and each host's public address.
+ */
+const startLine = (config: AppConfigShape): string => {
+  const hosts = [
+    config.runAuth ? `auth ${config.authUrl}` : undefined,
+    config.runApi ? `api ${config.baseUrl}` : undefined,
+    config.runAdmin ? `admin ${config.adminUrl}` : undefined
+  ].filter((host) => host !== undefined)
+  return `Propline listening on Node.js ${process.version}: ${hosts.join(", ")}`
+}
+
 const program = Effect.gen(function* () {
   const config = yield* AppConfig
   const seeded = yield* demo
   // The HTTP platform's tracer middleware still parses each request's URL and redacts its headers into span
   // attributes with the tracer off; it is skipped for every request while spans are off (below).
   yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
+  yield* Effect.sync(() => console.log(startLine(config)))
   if (seeded !== undefined) {
     const banner = [
       printDemoBanner(seeded.credentials),

@@ -22,7 +22,8 @@ const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
 /** The key-encryption keys of every product on PostgreSQL this process starts (one random key, see above). */
 const KEY_ENCRYPTION_KEYS = `harness:${randomBytes(32).toString("base64url")}`
 
-const freePort = () =>
+/** A port on 127.0.0.1 that was free when asked (another process may take it before it is bound). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
