@@ -60,7 +60,7 @@ const upload = (signing: SigningService) => Effect.gen(function* () {
   if (body._tag === "Unreadable") {
     return respond(problem.validationFailed([{ path: "", message: "The body could not be read to its end." }]))
   }
-  const stored = yield* Effect.either(signing.receiveUpload(uploadId, body.bytes))
+  const stored = yield* Effect.either(signing.receiveUpload(target.right, body.bytes))
   if (stored._tag === "Left") return respond(toProblem(stored.left))
   return HttpServerResponse.unsafeJson(
     {
