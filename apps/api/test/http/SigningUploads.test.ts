@@ -265,6 +265,25 @@ describe.each(TestDatabase.kinds())("hostile signed-PDF bodies on %s", (kind) =>
     await expectNothingStored(target.id)
   })
 
+  it("a PUT not sent as application/pdf is refused 415 with problem details and stores nothing; the PDF then goes in", async () => {
+    const body = text("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
+    const target = await addressFor(body)
+    for (const type of ["application/octet-stream", "text/plain", "application/json", undefined]) {
+      const response = await fetch(target.url, {
+        method: "PUT",
+        ...(type === undefined ? {} : { headers: { "content-type": type } }),
+        body: new Blob([body])
+      })
+      expect(response.status, type).toBe(415)
+      expect(response.headers.get("content-type")).toBe("application/problem+json")
+      expect(await response.json()).toMatchObject({ type: "about:blank", title: "Unsupported Media Type", status: 415 })
+      await expectNothingStored(target.id)
+    }
+    const stored = await fetch(target.url, { method: "PUT", headers: { "content-type": "Application/PDF; x=1" }, body })
+    expect(stored.status).toBe(201)
+    expect(await stored.json()).toMatchObject({ uploadId: target.id, status: "stored", sizeBytes: body.length, sha256: sha256(body) })
+  })
+
   it("while a 25 MiB hostile body is checked, the token endpoint and the send queue keep answering", async () => {
     const body = crafted(" obj<<", MAX_SIGNED_DOCUMENT_BYTES)
     const target = await addressFor(body)
