@@ -8,7 +8,17 @@
 import type { BookableResource } from "./Resource.js"
 import { type Interval, clip, subtract, within } from "./internal/intervals.js"
 import { earliestStart, horizonEnd, keptOutBy, openWithin } from "./internal/timeline.js"
-import { addDays, datesFromTo, instantsReading, localDateOf, minutesMs, startOfDate } from "./internal/zoned.js"
+import {
+  addDays,
+  datesFromTo,
+  instantsReading,
+  localDateOf,
+  localMinuteOf,
+  minutesMs,
+  startOfDate
+} from "./internal/zoned.js"
+
+const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * Longest availability window: 31 days.
@@ -128,9 +138,25 @@ export const bookableStarts = (
   if (last <= first) return []
   const space = freeSpace(state, { start: first, end: last + duration })
   const starts: Array<number> = []
+  const step = minutesMs(resource.startIncrementMinutes)
   for (const date of datesFromTo(localDateOf(first, resource.timeZone), localDateOf(last, resource.timeZone))) {
     const day = { start: startOfDate(date, resource.timeZone), end: startOfDate(addDays(date, 1), resource.timeZone) }
-    if (clip(space, day).length === 0) continue
+    const free = clip(space, day)
+    if (free.length === 0) continue
+    if (day.end - day.start === DAY_MS && localMinuteOf(day.start, resource.timeZone).minute === 0) {
+      // A day of 24 hours that begins at midnight has no offset change (none that tz data holds cancels out within
+      // a day), so its wall-clock grid is arithmetic: no time-zone lookup per start, which made a 31-day window on
+      // a 1-minute grid cost over a second of CPU (issue 19). The starts rise, and so does the free period that
+      // can hold them: one pass over both.
+      let period = 0
+      for (let start = day.start; start < day.end; start += step) {
+        if (start < first || start >= last) continue
+        while (period < space.length && space[period]!.end < start + duration) period++
+        const holder = space[period]
+        if (holder !== undefined && holder.start <= start) starts.push(start)
+      }
+      continue
+    }
     for (let minute = 0; minute < 1440; minute += resource.startIncrementMinutes) {
       for (const start of instantsReading(date, minute, resource.timeZone)) {
         if (start >= first && start < last && within(space, { start, end: start + duration })) starts.push(start)

@@ -89,6 +89,20 @@ describe("isBookableDuration", () => {
 })
 
 describe("bookableStarts", () => {
+  it("the largest window a client may ask (31 days, a 1-minute grid, across a DST change) costs well under a second", () => {
+    const minutely = { ...parking, startIncrementMinutes: 1, minDurationMinutes: 1, durationIncrementMinutes: 1 }
+    const from = new Date("2026-10-10T00:00:00Z")
+    const window = { from, to: new Date(from.getTime() + 31 * 24 * 3_600_000) }
+    bookableStarts({ resource: minutely, otherBookings: [] }, window, 1, from)
+    const started = performance.now()
+    const starts = bookableStarts({ resource: minutely, otherBookings: [] }, window, 1, from)
+    // Issue 19: a time-zone lookup per start took 1.3 s here, on the event loop; the arithmetic grid ~50 ms.
+    expect(performance.now() - started).toBeLessThan(500)
+    // Open around the clock: every minute of the 31 days (25 October, 25 hours long in Oslo, included) is a start.
+    expect(starts.length).toBe(31 * 24 * 60)
+    expect(starts.every((start, index) => start.getTime() === from.getTime() + index * 60_000)).toBe(true)
+  })
+
   it("gives every 15-minute start where an hour fits around another booking and its buffers", () => {
     const starts = bookableStarts({ resource: room, otherBookings: takenTenToEleven }, tuesday, 60, NOW)
     const local = starts.map((s) => s.toLocaleTimeString("sv-SE", { timeZone: "Europe/Stockholm", hour: "2-digit", minute: "2-digit" }))

@@ -10,6 +10,7 @@ import { IntegrationsGroup } from "./Integrations.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { SigningGroup } from "./Signing.js"
+import { signingFilePaths } from "./SigningFiles.js"
 import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
 
 const description = `
@@ -34,6 +35,12 @@ Conventions (where the specification says "not shown", these are this service's 
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
   \`signing\`, \`booking\`, \`integrations\`); 404, never 403, for a record of another organization or outside the
   token's contexts.
+- One rule for 404s: \`detail\` names the kind of record not found; \`code\` is present exactly where the
+  specification (7.3) lists a code for that kind — \`INTEGRATIONS_CONFIGURATION_NOT_FOUND\` for an integration
+  configuration — and absent on every other 404 (a signing attempt, an invoice, a proposal, a booking request, a
+  resource, an unknown path), since 7.3 lists no code for them.
+- The signed-PDF upload and the document download are addresses, not token operations: \`security\` is empty and
+  the address's \`expires\` and \`signature\` are the permission.
 - Reports that move a record to another state (pass, reject, report-failed, the signing outcomes, an integration
   configuration's ready and failed) answer 201 with
   the record and are refused with 400 and the status code when repeated. Every POST takes a JSON body (\`{}\` when
@@ -43,6 +50,17 @@ Conventions (where the specification says "not shown", these are this service's 
   is reported.
 - Every response carries \`X-Request-Id\`; quote it when asking for support.
 `.trim()
+
+/** The signed-PDF upload and the document download, served beside the HttpApi, added to the document. */
+const withSigningFiles = (spec: JsonObject): JsonObject => {
+  const files = signingFilePaths()
+  const components = spec["components"] as JsonObject
+  return {
+    ...spec,
+    paths: { ...(spec["paths"] as JsonObject), ...files.paths },
+    components: { ...components, schemas: { ...files.schemas, ...(components["schemas"] as JsonObject) } }
+  }
+}
 
 export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(OperationalContextsGroup)
@@ -60,6 +78,6 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
       title: "Integration API",
       version: "1.0.0",
       description,
-      transform: (spec) => clean(spec as unknown as JsonObject) as unknown as typeof spec
+      transform: (spec) => withSigningFiles(clean(spec as unknown as JsonObject)) as unknown as typeof spec
     })
   ) {}

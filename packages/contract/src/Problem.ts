@@ -48,11 +48,18 @@ export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(
   annotations(403, "The token does not allow this request.")
 ) {}
 
-/** 404: the record does not exist, or the token cannot see it (another organization or context). */
-export class NotFound extends Schema.Class<NotFound>("NotFound")(
-  fields(404),
-  annotations(404, "The resource does not exist, or the token cannot see it.")
-) {}
+/**
+ * 404: the record does not exist, or the token cannot see it (another organization or context). The one rule for
+ * 404s ({@link NOT_FOUND_RULE}): `detail` names the kind of record; `code` is present exactly where spec 7.3 lists
+ * a code for that kind.
+ */
+export const NOT_FOUND_RULE =
+  "The resource does not exist, or the token cannot see it. `detail` names the kind of record that was not " +
+  "found; `code` is present exactly where the specification (7.3) lists a code for that kind: " +
+  "`INTEGRATIONS_CONFIGURATION_NOT_FOUND` for an integration configuration. Other 404s (a signing attempt, an " +
+  "invoice, a booking request, an unknown path …) carry no `code`."
+
+export class NotFound extends Schema.Class<NotFound>("NotFound")(fields(404), annotations(404, NOT_FOUND_RULE)) {}
 
 /** 409: the request conflicts with the current state (decisions 4: `*_ALREADY_USED`, material already invoiced). */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
@@ -64,6 +71,12 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
   fields(413),
   annotations(413, "The request body is larger than 64 KiB.")
+) {}
+
+/** 415: the signed-PDF upload's body is not sent as `application/pdf`. */
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  fields(415),
+  annotations(415, "The body is not of the media type the operation takes; nothing was stored.")
 ) {}
 
 /** 500: the service failed; nothing a client sent causes this. Carries the request id in `detail`. */
@@ -79,6 +92,7 @@ const titles = {
   404: "Not Found",
   409: "Conflict",
   413: "Content Too Large",
+  415: "Unsupported Media Type",
   500: "Internal Server Error"
 } as const
 
@@ -116,6 +130,7 @@ export const problem = {
     new NotFound(make(404, code === undefined ? { detail } : { detail, code })),
   conflict: (code: ErrorCodeValue, detail: string) => new Conflict(make(409, { code, detail })),
   payloadTooLarge: (detail: string) => new PayloadTooLarge(make(413, { detail })),
+  unsupportedMediaType: (detail: string) => new UnsupportedMediaType(make(415, { detail })),
   internal: (detail: string) => new InternalServerError(make(500, { detail }))
 }
 
@@ -127,4 +142,5 @@ export type Problem =
   | NotFound
   | Conflict
   | PayloadTooLarge
+  | UnsupportedMediaType
   | InternalServerError

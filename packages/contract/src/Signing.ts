@@ -168,9 +168,10 @@ export class SignedDocumentUpload extends Schema.Class<SignedDocumentUpload>("Si
   {
     description:
       "PUT exactly the declared bytes to `url` with these headers before `expiresAt` (15 minutes). The PDF is " +
-      "checked as it arrives — the declared size and SHA-256, a `%PDF-` header, not encrypted — and stored only " +
-      "if it passes: 201 then; otherwise 400 `CRM_SIGNED_DOCUMENT_REJECTED` (413 for a body longer than " +
-      "declared) and nothing is stored. An address takes one PDF."
+      "checked — the declared size and SHA-256, a `%PDF-` header, a trailer dictionary, not encrypted — and " +
+      "stored only if it passes: 201 then; otherwise 400 `CRM_SIGNED_DOCUMENT_REJECTED` (413 for a body longer " +
+      "than declared; 415 for a body not sent as `application/pdf`) and nothing is stored. An address takes one " +
+      "PDF. The PUT is in this document: `PUT /v1/crm/signed-document-uploads/{uploadId}`."
   }
 ) {}
 

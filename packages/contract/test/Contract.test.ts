@@ -41,6 +41,7 @@ describe("openApiDocument", () => {
       "GET /v1/booking/resources/{resourceId}",
       "GET /v1/booking/resources/{resourceId}/add-on-products",
       "GET /v1/booking/resources/{resourceId}/availability",
+      "GET /v1/crm/signing-documents/{documentId}/content",
       "GET /v1/crm/signing-queue",
       "GET /v1/crm/withdrawal-queue",
       "GET /v1/integrations/configurations",
@@ -67,9 +68,11 @@ describe("openApiDocument", () => {
       "POST /v1/crm/signing-attempts/{attemptId}/withdrawn",
       "POST /v1/integrations/configurations/{configurationId}/failed",
       "POST /v1/integrations/configurations/{configurationId}/ready",
-      "POST /v1/integrations/connection-references/redeem"
+      "POST /v1/integrations/connection-references/redeem",
+      "PUT /v1/crm/signed-document-uploads/{uploadId}"
     ])
-    for (const { operation } of operations) {
+    for (const { key, operation } of operations) {
+      if (key.includes("signed-document-uploads") || key.includes("signing-documents")) continue
       expect(operation.security).toEqual([{ bearer: [] }])
       for (const status of ["400", "401", "403"]) {
         expect(Object.keys(operation.responses[status]?.content ?? {})).toEqual(["application/problem+json"])
@@ -112,6 +115,35 @@ describe("openApiDocument", () => {
     // The choice the specification leaves open: only billing is gated by its configuration.
     expect(JSON.stringify(document.components.schemas["IntegrationConfiguration"])).toContain(
       "The signing and booking operations are not gated"
+    )
+  })
+
+  it("documents the signed-PDF upload and the document download: addresses, no token, every answer", () => {
+    type Operation = { security: unknown; description: string; requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
+    const upload = document.paths["/v1/crm/signed-document-uploads/{uploadId}"]?.["put"] as unknown as Operation
+    const download = document.paths["/v1/crm/signing-documents/{documentId}/content"]?.["get"] as unknown as Operation
+    expect(upload.security).toEqual([])
+    expect(download.security).toEqual([])
+    expect(Object.keys(upload.requestBody?.content ?? {})).toEqual(["application/pdf"])
+    expect(Object.keys(upload.responses).sort()).toEqual(["201", "400", "403", "404", "413", "415", "500"])
+    expect(upload.responses["201"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/SignedDocumentStored" })
+    for (const status of ["400", "403", "404", "413", "415", "500"]) {
+      expect(Object.keys(upload.responses[status]?.content ?? {})).toEqual(["application/problem+json"])
+    }
+    expect(upload.description).toContain("403 (the address) → 415 (the media type)")
+    expect(Object.keys(download.responses).sort()).toEqual(["200", "403", "404", "500"])
+    expect(Object.keys(download.responses["200"]?.content ?? {})).toEqual(["application/pdf"])
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["SignedDocumentStored", "UnsupportedMediaType"])
+    )
+  })
+
+  it("states the one rule for 404 codes in the document and in every 404's description", () => {
+    const text = JSON.stringify(document)
+    expect(text).toContain("One rule for 404s")
+    const notFound = document.components.schemas["NotFound"] as { description?: string }
+    expect(notFound.description ?? JSON.stringify(document.paths["/v1/crm/signing-attempts/{attemptId}/signed"])).toContain(
+      "INTEGRATIONS_CONFIGURATION_NOT_FOUND"
     )
   })
 

@@ -11,10 +11,15 @@ import { Either } from "effect"
 import { guard } from "./SigningAttemptLifecycle.js"
 import type { SigningAttemptRecord } from "./SigningAttempt.js"
 import type { SignedDocumentUploaded } from "./SigningEvent.js"
-import { SignedDocumentRejected, type SigningAttemptEnded, type SigningTransitionInvalid } from "./SigningRefusal.js"
+import {
+  type DocumentRejectionReason,
+  SignedDocumentRejected,
+  type SigningAttemptEnded,
+  type SigningTransitionInvalid
+} from "./SigningRefusal.js"
 import { attemptEvent } from "./internal/events.js"
 import { type SignedDocumentUpload, UPLOAD_ADDRESS_LIFETIME_SECONDS } from "./SignedDocumentUpload.js"
-import { trailerDictionaries } from "./internal/pdf.js"
+import { type PdfStructure, readPdfStructure } from "./PdfStructure.js"
 
 /**
  * Body of `signed-document-upload`: the PDF's `sizeBytes` and `sha256` (hex; compared without regard to case),
@@ -61,25 +66,30 @@ export const requestUpload = (
  */
 export const sha256Hex = (bytes: Uint8Array): string => bytesToHex(sha256(bytes))
 
-const PDF_HEADER = [0x25, 0x50, 0x44, 0x46, 0x2d] // "%PDF-"
+/**
+ * What an inspection of an uploaded body found: its length in bytes, its lower-case hex SHA-256, and its
+ * {@link PdfStructure}. The API host inspects off its event loop within a time and memory budget; `sha256` or
+ * `structure` is absent when the inspection could not finish it within that budget.
+ *
+ * @since 0.2.0
+ */
+export interface DocumentInspection {
+  readonly sizeBytes: number
+  readonly sha256?: string
+  readonly structure?: PdfStructure
+}
 
 /**
- * Whether `bytes` begin with the PDF header `%PDF-` (ISO 32000-1 section 7.5.2). Readers tolerate bytes before
- * it; a signed document to archive is held to the standard, so the header must be first.
+ * The whole {@link DocumentInspection} of `bytes`, here and now (the digest with {@link sha256Hex}): for callers
+ * with no budget to keep, such as tests and PDFs the product rendered itself.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const hasPdfHeader = (bytes: Uint8Array): boolean =>
-  bytes.length >= PDF_HEADER.length && PDF_HEADER.every((byte, index) => bytes[index] === byte)
-
-/**
- * Whether the PDF is encrypted: one of its trailer dictionaries (the classic `trailer`, or a cross-reference
- * stream's) has an `/Encrypt` entry (ISO 32000-1 section 7.6.1). Names written with `#xx` escapes count.
- *
- * @since 0.1.0
- */
-export const isEncryptedPdf = (bytes: Uint8Array): boolean =>
-  trailerDictionaries(bytes).some((names) => names.has("Encrypt"))
+export const inspectDocument = (bytes: Uint8Array): DocumentInspection => ({
+  sizeBytes: bytes.length,
+  sha256: sha256Hex(bytes),
+  structure: readPdfStructure(bytes)
+})
 
 /**
  * What the e-signing system declared of the file.
@@ -91,39 +101,42 @@ export interface DeclaredDocument {
   readonly sha256: string
 }
 
+const rejected = (reason: DocumentRejectionReason, detail: string) =>
+  Either.left(new SignedDocumentRejected({ reason, detail }))
+
 /**
- * Check a signed document's bytes against what was declared, in this order: the size (`size-mismatch`), the
- * SHA-256 (`digest-mismatch`, hex compared without regard to case), the `%PDF-` header (`not-pdf`), not encrypted
- * (`encrypted`). Refuses with `SignedDocumentRejected` (`CRM_SIGNED_DOCUMENT_REJECTED`, 400) and its `reason`.
+ * Check an inspected signed document against what was declared, in this order: the size (`size-mismatch`), the
+ * SHA-256 (`digest-mismatch`, hex compared without regard to case), the `%PDF-` header (`not-pdf`), a trailer
+ * (`unreadable`: no closed trailer dictionary, ISO 32000-1 section 7.5.5), not encrypted
+ * (`encrypted`). An inspection that could not finish the digest or the structure within its budget is refused
+ * `too-complex` at that step. Refuses with `SignedDocumentRejected` (`CRM_SIGNED_DOCUMENT_REJECTED`, 400) and its
+ * `reason`.
  *
  * @since 0.1.0
  */
 export const checkDocument = (
-  bytes: Uint8Array,
+  inspection: DocumentInspection,
   declared: DeclaredDocument
 ): Either.Either<void, SignedDocumentRejected> => {
-  if (bytes.length !== declared.sizeBytes) {
-    return Either.left(
-      new SignedDocumentRejected({ reason: "size-mismatch", detail: "The file's size is not the declared size." })
+  if (inspection.sizeBytes !== declared.sizeBytes) {
+    return rejected("size-mismatch", "The file's size is not the declared size.")
+  }
+  if (inspection.sha256 === undefined || inspection.structure === undefined) {
+    return rejected(
+      "too-complex",
+      "The file could not be checked within the time and memory a check may take; nothing was stored."
     )
   }
-  if (sha256Hex(bytes) !== declared.sha256.toLowerCase()) {
-    return Either.left(
-      new SignedDocumentRejected({ reason: "digest-mismatch", detail: "The file's SHA-256 is not the declared one." })
-    )
+  if (inspection.sha256 !== declared.sha256.toLowerCase()) {
+    return rejected("digest-mismatch", "The file's SHA-256 is not the declared one.")
   }
-  if (!hasPdfHeader(bytes)) {
-    return Either.left(
-      new SignedDocumentRejected({ reason: "not-pdf", detail: "The file is not a PDF: it does not begin with %PDF-." })
-    )
+  const { structure } = inspection
+  if (!structure.pdfHeader) return rejected("not-pdf", "The file is not a PDF: it does not begin with %PDF-.")
+  if (!structure.hasTrailer) {
+    return rejected("unreadable", "The PDF has no trailer dictionary, so it can't be read.")
   }
-  if (isEncryptedPdf(bytes)) {
-    return Either.left(
-      new SignedDocumentRejected({
-        reason: "encrypted",
-        detail: "The PDF is encrypted; upload the signed document without encryption."
-      })
-    )
+  if (structure.encrypted) {
+    return rejected("encrypted", "The PDF is encrypted; upload the signed document without encryption.")
   }
   return Either.void
 }
@@ -139,8 +152,8 @@ export interface Received {
 }
 
 /**
- * Receive the PDF sent to an upload address (`bytes`, the whole body) for its attempt: the upload becomes
- * `stored` with `storedAt` now; emits `crm.signing_attempt.signed_document_uploaded`. The caller stores the bytes
+ * Receive the PDF sent to an upload address (`inspection`: what inspecting the whole body found) for its
+ * attempt: the upload becomes `stored` with `storedAt` now; emits `crm.signing_attempt.signed_document_uploaded`. The caller stores the bytes
  * only on `Right`, so a refused PDF leaves nothing behind.
  *
  * Refuses, in this order:
@@ -153,7 +166,7 @@ export interface Received {
  */
 export const receiveUpload = (
   state: { readonly attempt: SigningAttemptRecord; readonly upload: SignedDocumentUpload },
-  bytes: Uint8Array,
+  inspection: DocumentInspection,
   now: Date
 ): Either.Either<Received, SigningAttemptEnded | SigningTransitionInvalid | SignedDocumentRejected> =>
   Either.flatMap(guard(state.attempt, "upload"), () => {
@@ -175,7 +188,7 @@ export const receiveUpload = (
       )
     }
     const declared = { sizeBytes: upload.declaredSizeBytes, sha256: upload.declaredSha256 }
-    return Either.map(checkDocument(bytes, declared), () => {
+    return Either.map(checkDocument(inspection, declared), () => {
       const stored: SignedDocumentUpload = { ...upload, status: "stored", storedAt: now }
       const event = {
         ...attemptEvent("crm.signing_attempt.signed_document_uploaded", state.attempt, now),

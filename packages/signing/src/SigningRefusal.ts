@@ -146,6 +146,10 @@ export class DecliningPartyUnknown extends Refusal("DecliningPartyUnknown", "VAL
  * - `size-mismatch`: the body's length is not the declared size;
  * - `digest-mismatch`: the body's SHA-256 is not the declared one;
  * - `not-pdf`: the body does not begin with `%PDF-`;
+ * - `unreadable`: the PDF has no trailer (no closed trailer dictionary, classic or a cross-reference stream's;
+ *   ISO 32000-1 7.5.5);
+ * - `too-complex`: the check could not finish within its time and memory budget (the API host's
+ *   `PdfInspector`), so the file can't be shown to be a readable, unencrypted PDF;
  * - `encrypted`: the PDF is encrypted (its trailer names an `/Encrypt` dictionary), so it can't be archived and
  *   read without a password;
  * - `not-uploaded`: `signed` names an upload through which no PDF was stored;
@@ -159,6 +163,8 @@ export type DocumentRejectionReason =
   | "size-mismatch"
   | "digest-mismatch"
   | "not-pdf"
+  | "unreadable"
+  | "too-complex"
   | "encrypted"
   | "not-uploaded"
   | "other-attempt"

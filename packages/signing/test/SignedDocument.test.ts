@@ -2,14 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import { Either } from "effect"
 import * as fc from "fast-check"
-import {
-  checkDocument,
-  hasPdfHeader,
-  isEncryptedPdf,
-  receiveUpload,
-  requestUpload,
-  sha256Hex
-} from "../src/SignedDocument.js"
+import { hasPdfHeader, isEncryptedPdf, readPdfStructure } from "../src/PdfStructure.js"
+import { checkDocument as check, inspectDocument, receiveUpload, requestUpload, sha256Hex } from "../src/SignedDocument.js"
 import { MAX_SIGNED_DOCUMENT_BYTES, UPLOAD_ADDRESS_LIFETIME_SECONDS } from "../src/SignedDocumentUpload.js"
 import {
   anAttempt,
@@ -87,8 +81,57 @@ describe("isEncryptedPdf (ISO 32000-1 7.6.1: an /Encrypt entry in the trailer)",
   })
 })
 
-describe("checkDocument (declared size and SHA-256, %PDF- header, not encrypted)", () => {
+describe("readPdfStructure (ISO 32000-1 7.5: header, trailer, encryption)", () => {
+  it("every fixture: a header and a trailer; encrypted exactly when a trailer names /Encrypt", () => {
+    for (const [text, encrypted] of [
+      [PLAIN_PDF, false],
+      [ENCRYPTED_PDF, true],
+      [PLAIN_XREF_STREAM_PDF, false],
+      [ENCRYPTED_XREF_STREAM_PDF, true]
+    ] as const) {
+      expect(readPdfStructure(bytesOf(text))).toStrictEqual({ pdfHeader: true, hasTrailer: true, encrypted })
+    }
+  })
+  for (const [name, text] of [
+    ["no trailer at all", "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n"],
+    ["an unclosed trailer", "%PDF-1.7\ntrailer << /Size 1\nstartxref\n9\n%%EOF\n"],
+    ["a closed dictionary that is not a cross-reference stream", "%PDF-1.7\n1 0 obj << /Type /ObjStm >>\nstartxref 9\n"],
+    ["the crafted obj body", `%PDF-1.7\n${" obj<<".repeat(1000)}`],
+    ["the crafted trailer body", `%PDF-1.7\n${"trailer<<".repeat(1000)}`]
+  ] as const) {
+    it(`no trailer: ${name}`, () => expect(readPdfStructure(bytesOf(text)).hasTrailer).toBe(false))
+  }
+  it("an unclosed << in an earlier object does not hide the trailer", () =>
+    expect(readPdfStructure(bytesOf(ENCRYPTED_PDF.replace("/Length 44 >>", "/Length 44 << >>"))).encrypted).toBe(true))
+  it("/Encrypt as a value, or inside stream data, is not a key", () => {
+    expect(isEncryptedPdf(bytesOf(PLAIN_PDF.replace("/Size 5", "/Size 5 /Filter /Encrypt")))).toBe(false)
+    expect(isEncryptedPdf(bytesOf(PLAIN_PDF.replace("(Signed /Encrypt)", "trailer << /Encrypt 5 0 R >>")))).toBe(false)
+  })
+  it("takes time linear in the length on the crafted bodies (the quadratic scan took 8.7 s for 160 KB)", () => {
+    const timed = (text: string) => {
+      const bytes = bytesOf(text)
+      return Math.min(
+        ...[0, 1, 2].map(() => {
+          const start = performance.now()
+          readPdfStructure(bytes)
+          return performance.now() - start
+        })
+      )
+    }
+    for (const unit of [" obj<<", "trailer<<", "<<", "[", "1 0 obj (endobj\n", "/a"]) {
+      const small = timed(`%PDF-1.7\n${unit.repeat(100_000)}`)
+      const large = timed(`%PDF-1.7\n${unit.repeat(400_000)}`)
+      // 4 times the bytes: about 4 times the time, far from the 16 times of a quadratic scan (noise allowed for).
+      expect(large, unit).toBeLessThan(Math.max(small * 12, 200))
+      expect(large, unit).toBeLessThan(2_000)
+    }
+  })
+})
+
+describe("checkDocument (declared size and SHA-256, %PDF- header, trailer, not encrypted)", () => {
   const pdf = bytesOf(PLAIN_PDF)
+  const checkDocument = (bytes: Uint8Array, declared: { sizeBytes: number; sha256: string }) =>
+    check(inspectDocument(bytes), declared)
 
   it("accepts the declared PDF; the digest may be upper-case hex", () => {
     expect(Either.isRight(checkDocument(pdf, declaredFor(pdf)))).toBe(true)
@@ -100,6 +143,7 @@ describe("checkDocument (declared size and SHA-256, %PDF- header, not encrypted)
     ["a shorter body than declared", pdf, { ...declaredFor(pdf), sizeBytes: pdf.length + 1 }, "size-mismatch"],
     ["another digest", pdf, { ...declaredFor(pdf), sha256: sha256Hex(bytesOf("other")) }, "digest-mismatch"],
     ["a file that is not a PDF", bytesOf("not a pdf"), declaredFor(bytesOf("not a pdf")), "not-pdf"],
+    ["a PDF without a file trailer", bytesOf("%PDF-1.7\n obj<<"), declaredFor(bytesOf("%PDF-1.7\n obj<<")), "unreadable"],
     ["an encrypted PDF", bytesOf(ENCRYPTED_PDF), declaredFor(bytesOf(ENCRYPTED_PDF)), "encrypted"]
   ]
   for (const [name, bytes, declared, reason] of cases) {
@@ -113,6 +157,13 @@ describe("checkDocument (declared size and SHA-256, %PDF- header, not encrypted)
     const notPdf = bytesOf("plain text")
     expect(getLeft(checkDocument(notPdf, { sizeBytes: 3, sha256: "00" })).reason).toBe("size-mismatch")
     expect(getLeft(checkDocument(notPdf, { sizeBytes: notPdf.length, sha256: "00" })).reason).toBe("digest-mismatch")
+  })
+
+  it("an inspection that could not finish within its budget → too-complex, after the size", () => {
+    const declared = declaredFor(pdf)
+    expect(getLeft(check({ sizeBytes: pdf.length }, declared)).reason).toBe("too-complex")
+    expect(getLeft(check({ sizeBytes: pdf.length, sha256: declared.sha256 }, declared)).reason).toBe("too-complex")
+    expect(getLeft(check({ sizeBytes: pdf.length + 1 }, declared)).reason).toBe("size-mismatch")
   })
 })
 
@@ -159,7 +210,7 @@ describe("receiveUpload (the PUT to the upload address)", () => {
   })
 
   it("stores the declared PDF: the upload becomes stored, with its event", () => {
-    const { events, upload: stored } = getRight(receiveUpload({ attempt, upload }, pdf, NOW))
+    const { events, upload: stored } = getRight(receiveUpload({ attempt, upload }, inspectDocument(pdf), NOW))
     expect(stored).toStrictEqual({ ...upload, status: "stored", storedAt: NOW })
     expect(events).toStrictEqual([
       {
@@ -176,7 +227,7 @@ describe("receiveUpload (the PUT to the upload address)", () => {
 
   it("at the expiry instant → CRM_SIGNED_DOCUMENT_REJECTED (address-expired)", () => {
     const expired = { ...upload, expiresAt: NOW }
-    expect(getLeft(receiveUpload({ attempt, upload: expired }, pdf, NOW))).toMatchObject({
+    expect(getLeft(receiveUpload({ attempt, upload: expired }, inspectDocument(pdf), NOW))).toMatchObject({
       code: "CRM_SIGNED_DOCUMENT_REJECTED",
       reason: "address-expired"
     })
@@ -184,18 +235,18 @@ describe("receiveUpload (the PUT to the upload address)", () => {
 
   it("a second PDF through the same address → CRM_SIGNED_DOCUMENT_REJECTED (already-uploaded)", () => {
     const stored = { ...upload, status: "stored" as const, storedAt: EARLIER }
-    expect(getLeft(receiveUpload({ attempt, upload: stored }, pdf, NOW))).toMatchObject({ reason: "already-uploaded" })
+    expect(getLeft(receiveUpload({ attempt, upload: stored }, inspectDocument(pdf), NOW))).toMatchObject({ reason: "already-uploaded" })
   })
 
   it("bytes that fail the checks → CRM_SIGNED_DOCUMENT_REJECTED with the check's reason", () => {
-    expect(getLeft(receiveUpload({ attempt, upload }, bytesOf(ENCRYPTED_PDF), NOW))).toMatchObject({
+    expect(getLeft(receiveUpload({ attempt, upload }, inspectDocument(bytesOf(ENCRYPTED_PDF)), NOW))).toMatchObject({
       reason: "size-mismatch"
     })
   })
 
   it("an attempt that ended meanwhile → CRM_SIGNING_ATTEMPT_ENDED, before anything else", () => {
     const withdrawn = anAttempt({ status: "withdrawn" })
-    expect(getLeft(receiveUpload({ attempt: withdrawn, upload: { ...upload, expiresAt: EARLIER } }, pdf, NOW)).code)
+    expect(getLeft(receiveUpload({ attempt: withdrawn, upload: { ...upload, expiresAt: EARLIER } }, inspectDocument(pdf), NOW)).code)
       .toBe("CRM_SIGNING_ATTEMPT_ENDED")
   })
 })

@@ -50,14 +50,12 @@ export const toIntegrationConfiguration = (record: IntegrationConfigurationRecor
 
 /**
  * A service failure as its problem: a configuration the caller does not have is 404 with
- * `INTEGRATIONS_CONFIGURATION_NOT_FOUND` (another missing record, an installation, a plain 404); `INTEGRATIONS_CONFIGURATION_INVALID` carries its issues (spec 7.1's
+ * `INTEGRATIONS_CONFIGURATION_NOT_FOUND` (`toProblem`'s one rule for 404s; another missing record, an
+ * installation, a plain 404); `INTEGRATIONS_CONFIGURATION_INVALID` carries its issues (spec 7.1's
  * shape); any other refusal its own code and status. The admin console answers the operator service's failures
  * with it too.
  */
 export const integrationsProblem = (error: IntegrationsRefusal | RecordNotFound) => {
-  if (error._tag === "RecordNotFound" && error.kind === "integration configuration") {
-    return problem.notFound(error.detail, "INTEGRATIONS_CONFIGURATION_NOT_FOUND")
-  }
   if (error._tag === "ConfigurationInvalid") return problem.badRequest(error.code, error.detail, error.issues)
   return toProblem(error)
 }

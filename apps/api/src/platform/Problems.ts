@@ -13,7 +13,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
 import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
-import type { RecordNotFound } from "./RecordNotFound.js"
+import { notFoundCode, type RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
 import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
 
@@ -29,7 +29,9 @@ export const fromRefusal = (refusal: RefusalShape): BadRequest | Conflict =>
  * token's reach, else the refusal's problem. Handlers call services as `service.op(…).pipe(Effect.mapError(toProblem))`.
  */
 export const toProblem = (error: RefusalShape | RecordNotFound): BadRequest | Conflict | NotFound =>
-  error._tag === "RecordNotFound" ? problem.notFound((error as RecordNotFound).detail) : fromRefusal(error as RefusalShape)
+  error._tag === "RecordNotFound"
+    ? problem.notFound((error as RecordNotFound).detail, notFoundCode((error as RecordNotFound).kind))
+    : fromRefusal(error as RefusalShape)
 
 /**
  * Spec 7.1: one issue per failing field. The decoder can report several for one path (each branch of an optional

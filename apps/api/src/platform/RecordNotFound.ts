@@ -1,8 +1,17 @@
 /**
  * 404 (spec 7.1, decisions 2): the record does not exist, or lies outside the token's organization or contexts —
  * never 403, so a caller learns nothing about another organization's records.
+ *
+ * The one rule for 404s (the contract's `NOT_FOUND_RULE`, stated in the OpenAPI document): `detail` names the
+ * kind of record; `code` is present exactly where spec 7.3 lists a code for that kind ({@link NOT_FOUND_CODES}).
  */
+import type { ErrorCode as ErrorCodeValue } from "@propline/refusal/ErrorCode"
 import { Data } from "effect"
+
+/** The kinds of record spec 7.3 lists a not-found code for, with that code; every other kind has none. */
+export const NOT_FOUND_CODES: Readonly<Record<string, ErrorCodeValue>> = {
+  "integration configuration": "INTEGRATIONS_CONFIGURATION_NOT_FOUND"
+}
 
 export class RecordNotFound extends Data.TaggedError("RecordNotFound")<{
   /** What was looked for, as a client would name it: `invoice`, `invoice proposal`, `signing attempt` … */
@@ -12,3 +21,9 @@ export class RecordNotFound extends Data.TaggedError("RecordNotFound")<{
     return `No such ${this.kind}, or the token cannot see it.`
   }
 }
+
+/**
+ * The spec's code for a missing record of `kind` ({@link NOT_FOUND_CODES}), or undefined. (A function, not a
+ * `code` member: callers tell refusals from RecordNotFound by `"code" in error`.)
+ */
+export const notFoundCode = (kind: string): ErrorCodeValue | undefined => NOT_FOUND_CODES[kind]

@@ -9,7 +9,10 @@ import { randomUUID } from "node:crypto"
 import type { DocumentStorageShape } from "../storage/DocumentStorage.js"
 import type { SigningDocumentRepository } from "./SigningDocumentRepository.js"
 
-/** Stores `bytes` under `key` and records the document; returns the new document's id. */
+/**
+ * Stores `bytes` under `key` and records the document; returns the new document's id. `sha256` (lower-case hex)
+ * when the caller has it already, as an inspected upload does: hashing a 25 MiB body here would hold the event loop.
+ */
 export const storePdf = (
   storage: DocumentStorageShape,
   documents: SigningDocumentRepository,
@@ -19,6 +22,7 @@ export const storePdf = (
     readonly key: string
     readonly fileName: string
     readonly bytes: Uint8Array
+    readonly sha256?: string
     readonly at: Date
   }
 ) =>
@@ -33,7 +37,7 @@ export const storePdf = (
       fileName: pdf.fileName,
       contentType: "application/pdf",
       sizeBytes: pdf.bytes.length,
-      sha256: sha256Hex(pdf.bytes),
+      sha256: pdf.sha256 ?? sha256Hex(pdf.bytes),
       createdAt: pdf.at
     })
     return id

@@ -10,13 +10,18 @@
  * | 400 `CRM_SIGNED_DOCUMENT_REJECTED` | the address expired, was used, or the bytes failed a check |
  * | 400 `CRM_SIGNING_ATTEMPT_ENDED` / `CRM_AGREEMENT_TRANSITION_INVALID` | the attempt is no longer `started` |
  * | 403 | the address is not one this host signed (or names nothing); a download address past its time |
+ * | 404 | the upload, its attempt or the document is gone (no `code`: spec 7.3 lists none for them) |
  * | 413 `CRM_SIGNED_DOCUMENT_REJECTED` | the body is longer than declared |
+ * | 415 | the PUT's `Content-Type` is not `application/pdf` |
+ *
+ * Both are in the OpenAPI document (`@propline/contract/SigningFiles`). Upload order: 403 → 415 → 413 → the rule.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { problem } from "@propline/contract/Problem"
+import type { SignedDocumentStored } from "@propline/contract/SigningFiles"
 import * as Db from "@propline/db/Db"
 import { Effect, Schema } from "effect"
 import { readBoundedBody } from "../platform/RequestBody.js"
@@ -30,6 +35,10 @@ const respond = <Body extends { readonly status: number }>(body: Body) =>
   HttpServerResponse.unsafeJson(body, { status: body.status, contentType: "application/problem+json" })
 
 const forbidden = (detail: string) => respond(problem.forbidden(detail))
+
+/** Whether the request's media type (before any parameter, any case) is `application/pdf`. */
+const sendsPdf = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/pdf"
 
 const receivedParams = (request: HttpServerRequest.HttpServerRequest) => {
   const query = new URL(request.url, "http://host").searchParams
@@ -47,6 +56,9 @@ const upload = (signing: SigningService) => Effect.gen(function* () {
       ? forbidden("The upload address is not valid.")
       : respond(toProblem(error))
   }
+  if (!sendsPdf(request)) {
+    return respond(problem.unsupportedMediaType("Send the PDF with Content-Type: application/pdf; nothing was stored."))
+  }
   const body = yield* readBoundedBody(request, target.right.declaredSizeBytes)
   if (body._tag === "TooLarge") {
     return respond({
@@ -60,18 +72,16 @@ const upload = (signing: SigningService) => Effect.gen(function* () {
   if (body._tag === "Unreadable") {
     return respond(problem.validationFailed([{ path: "", message: "The body could not be read to its end." }]))
   }
-  const stored = yield* Effect.either(signing.receiveUpload(uploadId, body.bytes))
+  const stored = yield* Effect.either(signing.receiveUpload(target.right, body.bytes))
   if (stored._tag === "Left") return respond(toProblem(stored.left))
-  return HttpServerResponse.unsafeJson(
-    {
-      uploadId,
-      status: "stored",
-      sizeBytes: stored.right.declaredSizeBytes,
-      sha256: stored.right.declaredSha256,
-      storedAt: stored.right.storedAt?.toISOString()
-    },
-    { status: 201 }
-  )
+  const answer: typeof SignedDocumentStored.Encoded = {
+    uploadId,
+    status: "stored",
+    sizeBytes: stored.right.declaredSizeBytes,
+    sha256: stored.right.declaredSha256,
+    storedAt: (stored.right.storedAt ?? new Date()).toISOString()
+  }
+  return HttpServerResponse.unsafeJson(answer, { status: 201 })
 })
 
 const download = (signing: SigningService) => Effect.gen(function* () {

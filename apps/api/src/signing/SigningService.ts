@@ -27,6 +27,7 @@ import { DocumentStorage } from "../storage/DocumentStorage.js"
 import * as FileAddresses from "../storage/FileAddresses.js"
 import { UrlSigner } from "../storage/UrlSigner.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
+import { PdfInspector } from "./PdfInspector.js"
 import { storePdf } from "./PdfStore.js"
 import { SigningDocumentRepository } from "./SigningDocumentRepository.js"
 
@@ -51,11 +52,43 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
     const storage = yield* DocumentStorage
     const signer = yield* UrlSigner
     const config = yield* AppConfig
+    const inspector = yield* PdfInspector
 
     const lockVisible = (principal: PrincipalShape, attemptId: string) =>
       Effect.flatMap(attempts.lockVisible(principal.organizationId, principal.contexts, attemptId), (attempt) =>
         attempt === undefined ? new RecordNotFound({ kind: "signing attempt" }) : Effect.succeed(attempt)
       )
+
+    /** The transaction of `receiveUpload`, once the body is inspected: lock → rule → store → record. */
+    const receiveInspected = (uploadId: string, bytes: Uint8Array, inspection: SignedDocument.DocumentInspection) =>
+      Effect.gen(function* () {
+        const upload = yield* documents.findUpload(uploadId, true)
+        if (upload === undefined) return yield* new RecordNotFound({ kind: "upload" })
+        const attempt = yield* attempts.find(upload.organizationId, upload.attemptId, true)
+        if (attempt === undefined) return yield* new RecordNotFound({ kind: "signing attempt" })
+        const at = yield* Sql.now
+        const received = yield* SignedDocument.receiveUpload({ attempt, upload }, inspection, at)
+        const documentId = yield* storePdf(storage, documents, {
+          organizationId: upload.organizationId,
+          kind: "signed",
+          key: signedKey(upload),
+          fileName: `${attempt.title} (signed).pdf`,
+          bytes,
+          // The rule accepted the body, so its inspection has the digest: the declared one.
+          sha256: upload.declaredSha256,
+          at
+        })
+        yield* documents.markStored(received.upload, documentId)
+        yield* Outbox.append(received.events)
+        yield* Audit.byActor(upload.organizationId, { type: "system", id: "signed-document-upload" }, {
+          action: "crm.signing_attempt.signed_document_uploaded",
+          targetType: "signing_attempt",
+          targetId: attempt.id,
+          details: { uploadId, documentId, sizeBytes: bytes.length },
+          at
+        })
+        return received.upload
+      })
 
     /** One outcome report: lock → 404 → rule → persist → events → audit, in one transaction. */
     const transition = (
@@ -205,39 +238,19 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
         }).pipe(span("uploadFor")),
 
       /**
-       * Receives the PDF sent to an upload address: checked by the domain (the attempt still `started`, the
-       * address unexpired and unused, the declared size and SHA-256, `%PDF-`, not encrypted) and only then stored
-       * and recorded. A refused PDF leaves nothing behind.
+       * Receives the PDF sent to an upload address: inspected off the event loop within a budget (`PdfInspector`),
+       * before any transaction, then checked by the domain (the attempt still `started`, the address unexpired and
+       * unused, the declared size and SHA-256, `%PDF-`, a file trailer, not encrypted) and only then stored and
+       * recorded. A refused PDF leaves nothing behind.
        */
-      receiveUpload: (uploadId: string, bytes: Uint8Array) =>
-        Sql.transaction(
-          Effect.gen(function* () {
-            const upload = yield* documents.findUpload(uploadId, true)
-            if (upload === undefined) return yield* new RecordNotFound({ kind: "upload" })
-            const attempt = yield* attempts.find(upload.organizationId, upload.attemptId, true)
-            if (attempt === undefined) return yield* new RecordNotFound({ kind: "signing attempt" })
-            const at = yield* Sql.now
-            const received = yield* SignedDocument.receiveUpload({ attempt, upload }, bytes, at)
-            const documentId = yield* storePdf(storage, documents, {
-              organizationId: upload.organizationId,
-              kind: "signed",
-              key: signedKey(upload),
-              fileName: `${attempt.title} (signed).pdf`,
-              bytes,
-              at
-            })
-            yield* documents.markStored(received.upload, documentId)
-            yield* Outbox.append(received.events)
-            yield* Audit.byActor(upload.organizationId, { type: "system", id: "signed-document-upload" }, {
-              action: "crm.signing_attempt.signed_document_uploaded",
-              targetType: "signing_attempt",
-              targetId: attempt.id,
-              details: { uploadId, documentId, sizeBytes: bytes.length },
-              at
-            })
-            return received.upload
-          })
-        ).pipe(span("receiveUpload")),
+      receiveUpload: (upload: SignedDocumentUpload, bytes: Uint8Array) =>
+        Effect.gen(function* () {
+          // A body of another length is refused for that alone: nothing to inspect.
+          const inspection = bytes.length === upload.declaredSizeBytes
+            ? yield* inspector.inspect(bytes)
+            : { sizeBytes: bytes.length }
+          return yield* Sql.transaction(receiveInspected(upload.id, bytes, inspection))
+        }).pipe(span("receiveUpload")),
 
       /** The bytes behind a signed local-disk download address, with the document's name and type. */
       download: (documentId: string, received: FileAddresses.ReceivedParams) =>
@@ -255,5 +268,5 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
         }).pipe(span("download"))
     }
   }),
-  dependencies: [SigningAttemptRepository.Default, SigningDocumentRepository.Default]
+  dependencies: [SigningAttemptRepository.Default, SigningDocumentRepository.Default, PdfInspector.Default]
 }) {}

@@ -6,9 +6,17 @@
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
 import fc from "fast-check"
+import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
-import { checkedSender, hostileBody as hostileBodyOf, hostileId, hostileText, hostileValue } from "../support/Hostile.js"
+import {
+  checkedSender,
+  hostileBody as hostileBodyOf,
+  hostileId,
+  hostilePdf,
+  hostileText,
+  hostileValue
+} from "../support/Hostile.js"
 import * as Signing from "../support/SigningFixtures.js"
 import { start, type TestApp, token } from "../support/TestApp.js"
 
@@ -105,6 +113,33 @@ describe.each(TestDatabase.kinds())("fuzzing the signing operations on %s", (kin
       { numRuns: 150 }
     )
   })
+
+  it("answers every PDF crafted against the document check, sent to its own address, with 400 and problem details", async () => {
+    const started = await app.run(Signing.prepared(org, await app.run(Signing.contract(org))))
+    await send("POST", `/v1/crm/signing-attempts/${started.id}/started`, {
+      body: JSON.stringify({ providerDocumentId: "fuzz-pdf" }),
+      type: "application/json"
+    })
+    await fc.assert(
+      fc.asyncProperty(hostilePdf, async (pdf) => {
+        const declared = { sizeBytes: pdf.length, sha256: createHash("sha256").update(pdf).digest("hex") }
+        const answer = await fetch(`${app.apiUrl}/v1/crm/signing-attempts/${started.id}/signed-document-upload`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${signingToken}`, "content-type": "application/json" },
+          body: JSON.stringify(declared)
+        })
+        expect(answer.status).toBe(201)
+        const address = new URL(((await answer.json()) as { url: string }).url)
+        const status = await send("PUT", `${address.pathname}${address.search}`, {
+          bearer: false,
+          body: pdf,
+          type: "application/pdf"
+        })
+        expect(status).toBe(400)
+      }),
+      { numRuns: 40 }
+    )
+  }, 120_000)
 
   it("refused something and accepted something (the fuzzer reached both sides)", () => {
     expect([...statuses.keys()].some((status) => status >= 400)).toBe(true)

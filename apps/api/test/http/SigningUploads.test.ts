@@ -2,8 +2,11 @@
  * The signed-PDF upload and the document downloads over HTTP, black box, once with the documents on the local
  * disk and once in an S3-compatible store (s3rver on loopback): the upload address takes exactly the declared
  * PDF once; a wrong digest, a non-PDF, an encrypted PDF, a short or oversized body, an expired or forged address
- * are refused and nothing is stored (decisions 6).
+ * are refused and nothing is stored (decisions 6). On PGlite and PostgreSQL: bodies crafted to make the check
+ * slow are refused in bounded time, and the hosts keep answering while a 25 MiB one is checked (issue 19 item 1).
  */
+import * as TestDatabase from "@propline/db/TestDatabase"
+import { MAX_SIGNED_DOCUMENT_BYTES } from "@propline/signing/SignedDocumentUpload"
 import * as Db from "@propline/db/Db"
 import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
@@ -197,4 +200,130 @@ describe.each(backends)("signed-PDF upload with documents on the $name", (backen
     expect(await put(target.url, PDF)).toMatchObject({ status: 400, body: { code: "CRM_SIGNING_ATTEMPT_ENDED" } })
     await expectNothingStored(target.id, before)
   })
+})
+
+/** `"%PDF-1.7\n" + unit.repeat(…)`, `bytes` long at most: the bodies that made the old trailer scan quadratic. */
+const crafted = (unit: string, bytes: number) => text(`%PDF-1.7\n${unit.repeat(Math.floor((bytes - 9) / unit.length))}`)
+
+describe.each(TestDatabase.kinds())("hostile signed-PDF bodies on %s", (kind) => {
+  let app: TestApp
+  let org: Fixtures.OrganizationFixture
+  let signingToken: string
+  let billingApp: { clientId: string; secret: string }
+  let billingToken: string
+
+  const url = (path: string) => `${app.apiUrl}${path}`
+  const report = (attemptId: string, outcome: string, body: unknown = {}) =>
+    call(url(`/v1/crm/signing-attempts/${attemptId}/${outcome}`), { token: signingToken, body })
+  const addressFor = async (body: Uint8Array) => {
+    const contractId = await app.run(Signing.contract(org))
+    const attempt = await app.run(Signing.prepared(org, contractId))
+    expect((await report(attempt.id, "started", { providerDocumentId: "d" })).status).toBe(201)
+    const answer = await report(attempt.id, "signed-document-upload", { sizeBytes: body.length, sha256: sha256(body) })
+    expect(answer.status).toBe(201)
+    return answer.body as { id: string; url: string }
+  }
+  const put = async (target: string, body: Uint8Array) => {
+    const response = await fetch(target, { method: "PUT", headers: { "content-type": "application/pdf" }, body })
+    return { status: response.status, type: response.headers.get("content-type"), body: (await response.json()) as Record<string, unknown> }
+  }
+  const expectNothingStored = async (uploadId: string) => {
+    const upload = await app.run(
+      Db.query((db) =>
+        db.selectFrom("signedDocumentUploads").selectAll().where("id", "=", uploadId).executeTakeFirstOrThrow()
+      ).pipe(Effect.orDie)
+    )
+    expect(upload.status).toBe("pending")
+    const stored = await app.run(
+      Effect.flatMap(DocumentStorage, (storage) => storage.get(`${org.organizationId}/signed/${uploadId}.pdf`))
+    )
+    expect(Option.isNone(stored)).toBe(true)
+  }
+
+  beforeAll(async () => {
+    app = await start(kind)
+    org = await app.run(Fixtures.organization({ name: "Hostile" }))
+    const signingApp = await app.run(Fixtures.application(org, { roles: ["signing"] }))
+    signingToken = await token(app.authUrl, signingApp.clientId, signingApp.secret)
+    billingApp = await app.run(Fixtures.application(org, { roles: ["billing"] }))
+    billingToken = await token(app.authUrl, billingApp.clientId, billingApp.secret)
+  }, 120_000)
+  afterAll(async () => {
+    await app?.dispose()
+  })
+
+  it.each([
+    ["\" obj<<\" repeated", " obj<<"],
+    ["\"trailer<<\" repeated", "trailer<<"]
+  ])("%s (512 KiB, declared size and digest right) is refused CRM_SIGNED_DOCUMENT_REJECTED; nothing is stored", async (_, unit) => {
+    const body = crafted(unit, 512 * 1024)
+    const target = await addressFor(body)
+    const started = performance.now()
+    const answer = await put(target.url, body)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(answer).toMatchObject({ status: 400, type: "application/problem+json", body: { code: "CRM_SIGNED_DOCUMENT_REJECTED" } })
+    await expectNothingStored(target.id)
+  })
+
+  it("a PUT not sent as application/pdf is refused 415 with problem details and stores nothing; the PDF then goes in", async () => {
+    const body = text("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
+    const target = await addressFor(body)
+    for (const type of ["application/octet-stream", "text/plain", "application/json", undefined]) {
+      const response = await fetch(target.url, {
+        method: "PUT",
+        ...(type === undefined ? {} : { headers: { "content-type": type } }),
+        body: new Blob([body])
+      })
+      expect(response.status, type).toBe(415)
+      expect(response.headers.get("content-type")).toBe("application/problem+json")
+      expect(await response.json()).toMatchObject({ type: "about:blank", title: "Unsupported Media Type", status: 415 })
+      await expectNothingStored(target.id)
+    }
+    const stored = await fetch(target.url, { method: "PUT", headers: { "content-type": "Application/PDF; x=1" }, body })
+    expect(stored.status).toBe(201)
+    expect(await stored.json()).toMatchObject({ uploadId: target.id, status: "stored", sizeBytes: body.length, sha256: sha256(body) })
+  })
+
+  it("while a 25 MiB hostile body is checked, the token endpoint and the send queue keep answering", async () => {
+    const body = crafted(" obj<<", MAX_SIGNED_DOCUMENT_BYTES)
+    const target = await addressFor(body)
+    let settled = false
+    const upload = put(target.url, body).finally(() => {
+      settled = true
+    })
+    const latencies: Array<number> = []
+    const timed = async (request: () => Promise<Response>) => {
+      const started = performance.now()
+      const response = await request()
+      await response.arrayBuffer()
+      latencies.push(performance.now() - started)
+      return response.status
+    }
+    const basic = Buffer.from(`${billingApp.clientId}:${billingApp.secret}`).toString("base64")
+    do {
+      const [tokenStatus, queueStatus] = await Promise.all([
+        timed(() =>
+          fetch(`${app.authUrl}/oauth/token`, {
+            method: "POST",
+            headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+            body: "grant_type=client_credentials",
+            signal: AbortSignal.timeout(20_000)
+          })
+        ),
+        timed(() =>
+          fetch(url("/v1/billing/send-queue?limit=10"), {
+            headers: { authorization: `Bearer ${billingToken}` },
+            signal: AbortSignal.timeout(20_000)
+          })
+        )
+      ])
+      expect([tokenStatus, queueStatus]).toEqual([200, 200])
+    } while (!settled)
+    // A generous bound: on a shared two-core machine a request takes milliseconds; the old check held every
+    // request for as long as it ran (8.7 s for 160 KB).
+    expect(Math.max(...latencies)).toBeLessThan(5_000)
+    const answer = await upload
+    expect(answer).toMatchObject({ status: 400, body: { code: "CRM_SIGNED_DOCUMENT_REJECTED" } })
+    await expectNothingStored(target.id)
+  }, 60_000)
 })

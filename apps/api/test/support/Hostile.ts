@@ -36,7 +36,7 @@ export const hostileId = fc.oneof(fc.uuid(), percentEncoded, fc.constantFrom("no
  */
 export const checkedSender =
   (baseUrl: () => string, token: () => string, statuses: Map<number, number>) =>
-  async (method: string, path: string, options: { body?: string; type?: string; bearer?: boolean } = {}) => {
+  async (method: string, path: string, options: { body?: string | Uint8Array; type?: string; bearer?: boolean } = {}) => {
     const headers: Record<string, string> = options.bearer === false ? {} : { authorization: `Bearer ${token()}` }
     if (options.type !== undefined) headers["content-type"] = options.type
     const response = await fetch(`${baseUrl()}${path}`, {
@@ -46,7 +46,8 @@ export const checkedSender =
     })
     const text = await response.text()
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
-    expect(response.status, `${method} ${path} ${options.body?.slice(0, 80) ?? ""} → ${text.slice(0, 200)}`).toBeLessThan(500)
+    const sent = typeof options.body === "string" ? options.body.slice(0, 80) : `${options.body?.length ?? 0} bytes`
+    expect(response.status, `${method} ${path} ${sent} → ${text.slice(0, 200)}`).toBeLessThan(500)
     if (response.status >= 400) {
       expect(response.headers.get("content-type")).toContain("application/problem+json")
       const problem = JSON.parse(text) as { type: string; status: number }
@@ -55,3 +56,27 @@ export const checkedSender =
     }
     return response.status
   }
+
+/**
+ * A body for the signed-PDF upload crafted against the document check (issue 19 item 1): `%PDF-1.7` and a unit
+ * repeated (the shapes that made the old trailer scan quadratic, unbalanced strings, deep nesting), or a real-looking
+ * PDF with an unclosed trailer or `/Encrypt` in odd places; 1 to 200 KiB.
+ */
+export const hostilePdf = fc
+  .tuple(
+    fc.constantFrom(
+      " obj<<",
+      "trailer<<",
+      "1 0 obj (endobj\n",
+      "1 0 obj <</A endobj\n",
+      "<<",
+      "[",
+      "(",
+      "/Encr#79pt",
+      "stream\n",
+      "trailer << /Encrypt 1 0 R >>",
+      "9 0 obj << /Type /XRef /Encrypt 1 0 R >> stream\n"
+    ),
+    fc.integer({ min: 1, max: 200 * 1024 })
+  )
+  .map(([unit, size]) => new TextEncoder().encode(`%PDF-1.7\n${unit.repeat(Math.max(1, Math.floor(size / unit.length)))}`))

@@ -1,7 +1,12 @@
 /**
- * Just enough PDF syntax (ISO 32000-1 sections 7.2 to 7.5) to read the names at the top level of the file's
- * trailer dictionaries: the classic `trailer << … >>` and a cross-reference stream's dictionary (`/Type /XRef`),
- * which is where an encrypted file names its encryption dictionary (`/Encrypt`, section 7.6.1).
+ * Just enough PDF syntax (ISO 32000-1 sections 7.2 to 7.5) to read the keys of the file's trailer dictionaries:
+ * the classic `trailer << … >>` and a cross-reference stream's dictionary (`N G obj << /Type /XRef … >>`), which
+ * is where an encrypted file names its encryption dictionary (`/Encrypt`, section 7.6.1), and to tell whether the
+ * file has a trailer dictionary at all (section 7.5.5).
+ *
+ * One pass over the bytes, each byte looked at a bounded number of times, so the time is linear in the length
+ * whatever the bytes are (a hostile `" obj<<".repeat(N)` included), and the memory is constant: only the
+ * dictionary that opens right after `trailer` or `obj` is followed, by its depth, never a stack of frames.
  *
  * @internal
  */
@@ -17,7 +22,7 @@ const LBRACKET = 0x5b
 const RBRACKET = 0x5d
 const HASH = 0x23
 
-// Section 7.2.2: white-space and delimiter characters end a name.
+// Section 7.2.2: white-space and delimiter characters end a name or a keyword.
 const isWhiteSpace = (byte: number) =>
   byte === 0x00 || byte === 0x09 || byte === 0x0a || byte === 0x0c || byte === 0x0d || byte === 0x20
 const isDelimiter = (byte: number) =>
@@ -40,94 +45,28 @@ const hexValue = (byte: number): number => {
   return -1
 }
 
-/** Reads a name starting at `/`; `#xx` escapes (section 7.3.5) are decoded. Returns the name and the next index. */
-const readName = (bytes: Uint8Array, start: number): { readonly name: string; readonly end: number } => {
-  let index = start + 1
-  let name = ""
-  while (index < bytes.length && isRegular(bytes[index]!)) {
-    const byte = bytes[index]!
-    if (byte === HASH && index + 2 < bytes.length) {
-      const high = hexValue(bytes[index + 1]!)
-      const low = hexValue(bytes[index + 2]!)
-      if (high >= 0 && low >= 0) {
-        name += String.fromCharCode(high * 16 + low)
-        index += 3
-        continue
-      }
-    }
-    name += String.fromCharCode(byte)
-    index++
-  }
-  return { name, end: index }
+/** Longer names are kept to this many characters: every name compared here is shorter. */
+const NAME_PREFIX = 16
+
+/** What the scan found: whether a trailer dictionary names `/Encrypt`, and whether the file has one closed. */
+export interface TrailerScan {
+  /** A classic trailer, or a cross-reference stream dictionary, has an `/Encrypt` key at its top level. */
+  readonly encrypted: boolean
+  /** A trailer dictionary (classic, or a cross-reference stream's) is closed by its `>>`. */
+  readonly hasTrailer: boolean
 }
 
-/** Skips a literal string starting at `(`, with its escapes and balanced parentheses (section 7.3.4.2). */
-const skipLiteralString = (bytes: Uint8Array, start: number): number => {
-  let depth = 0
-  let index = start
-  while (index < bytes.length) {
-    const byte = bytes[index]!
-    if (byte === BACKSLASH) {
-      index += 2
-      continue
-    }
-    if (byte === LPAREN) depth++
-    if (byte === RPAREN) {
-      depth--
-      if (depth === 0) return index + 1
-    }
-    index++
-  }
-  return index
-}
+/** The trailer dictionary being read: opened by `<<` right after `trailer` or after `obj`. */
+type Followed = "trailer" | "object"
 
-const skipComment = (bytes: Uint8Array, start: number): number => {
-  let index = start
-  while (index < bytes.length && bytes[index] !== 0x0a && bytes[index] !== 0x0d) index++
-  return index
-}
-
-/**
- * The names directly inside the dictionary that opens at `start` (`<<`), not those of nested dictionaries or
- * arrays. Keys are among them, so a dictionary "has key K" when K is in the set.
- */
-const topLevelNames = (bytes: Uint8Array, start: number): ReadonlySet<string> => {
-  const names = new Set<string>()
-  let depth = 0 // dictionaries and arrays
-  let index = start
-  while (index < bytes.length) {
-    const byte = bytes[index]!
-    if (byte === LT && bytes[index + 1] === LT) {
-      depth++
-      index += 2
-    } else if (byte === GT && bytes[index + 1] === GT) {
-      depth--
-      index += 2
-      if (depth === 0) return names
-    } else if (byte === LT) {
-      // a hex string
-      while (index < bytes.length && bytes[index] !== GT) index++
-      index++
-    } else if (byte === LBRACKET) {
-      depth++
-      index++
-    } else if (byte === RBRACKET) {
-      depth--
-      index++
-    } else if (byte === LPAREN) {
-      index = skipLiteralString(bytes, index)
-    } else if (byte === PERCENT) {
-      index = skipComment(bytes, index)
-    } else if (byte === SLASH) {
-      const { end, name } = readName(bytes, index)
-      if (depth === 1) names.add(name)
-      index = end
-    } else {
-      index++
-    }
-  }
-  return names
-}
+const ascii = (text: string): Uint8Array => Uint8Array.from(text, (char) => char.charCodeAt(0))
+const OBJ = ascii("obj")
+const ENDOBJ = ascii("endobj")
+const TRAILER = ascii("trailer")
+const STREAM = ascii("stream")
+const ENDSTREAM = ascii("endstream")
+const XREF = ascii("xref")
+const STARTXREF = ascii("startxref")
 
 const matchesAt = (bytes: Uint8Array, index: number, word: Uint8Array): boolean => {
   if (index + word.length > bytes.length) return false
@@ -135,34 +74,147 @@ const matchesAt = (bytes: Uint8Array, index: number, word: Uint8Array): boolean 
   return true
 }
 
-const ascii = (text: string): Uint8Array => Uint8Array.from(text, (char) => char.charCodeAt(0))
-const TRAILER = ascii("trailer")
-const OBJ = ascii("obj")
-
-const skipWhiteSpace = (bytes: Uint8Array, start: number): number => {
-  let index = start
-  while (index < bytes.length && isWhiteSpace(bytes[index]!)) index++
-  return index
-}
-
 /**
- * The top-level names of every trailer dictionary of the file: each `trailer << … >>`, and the dictionary of each
- * indirect object (`N G obj << … >>`) whose `/Type` is `/XRef`.
+ * Reads the file's tokens once (section 7.3: names with `#xx` escapes, literal strings with escapes and balanced
+ * parentheses, hexadecimal strings, comments; stream data skipped to `endstream`) and follows each dictionary
+ * opened right after `trailer` or `obj` while it is open, noting its top-level keys. Keys, not values: in a
+ * dictionary a name is a key when the previous entry's value is complete. `obj`, `endobj`, `stream`, `trailer`,
+ * `xref` and `startxref` can't stand inside a dictionary or array, so each ends whatever is open (a reader
+ * resynchronizes there), which keeps an unclosed `<<` from hiding the rest of the file.
  */
-export const trailerDictionaries = (bytes: Uint8Array): ReadonlyArray<ReadonlySet<string>> => {
-  const found: Array<ReadonlySet<string>> = []
-  for (let index = 0; index < bytes.length; index++) {
+export const scanTrailers = (bytes: Uint8Array): TrailerScan => {
+  const length = bytes.length
+  let depth = 0 // dictionaries and arrays open
+  let pending: Followed | undefined // the keyword just read, if a dictionary opening now is a trailer
+  let followed: Followed | undefined // the dictionary at depth 1, if it is one to read
+  let expectKey = true // in the followed dictionary at depth 1: the next name is a key
+  let lastKey = ""
+  let hasEncrypt = false
+  let isXRef = false
+  let encrypted = false
+  let trailerClosed = false
+
+  const close = (complete: boolean) => {
+    if (followed !== undefined && hasEncrypt && (followed === "trailer" || isXRef)) encrypted = true
+    if (complete && followed !== undefined && (followed === "trailer" || isXRef)) trailerClosed = true
+    followed = undefined
+    hasEncrypt = false
+    isXRef = false
+  }
+  /** A value, or the end of a nested one, at the followed dictionary's top level. */
+  const valueDone = () => {
+    if (followed !== undefined && depth === 1) expectKey = true
+  }
+  const resync = () => {
+    if (followed !== undefined) close(false)
+    depth = 0
+  }
+
+  let index = 0
+  while (index < length) {
     const byte = bytes[index]!
-    if (byte === 0x74 /* t */ && matchesAt(bytes, index, TRAILER)) {
-      const open = skipWhiteSpace(bytes, index + TRAILER.length)
-      if (bytes[open] === LT && bytes[open + 1] === LT) found.push(topLevelNames(bytes, open))
-    } else if (byte === 0x6f /* o */ && matchesAt(bytes, index, OBJ) && !isRegular(bytes[index - 1] ?? 0x20)) {
-      const open = skipWhiteSpace(bytes, index + OBJ.length)
-      if (bytes[open] === LT && bytes[open + 1] === LT) {
-        const names = topLevelNames(bytes, open)
-        if (names.has("XRef") && names.has("Type")) found.push(names)
+    if (isWhiteSpace(byte)) {
+      index++
+      continue
+    }
+    const wasPending: Followed | undefined = pending
+    pending = undefined
+    if (byte === PERCENT) {
+      pending = wasPending // a comment is white space
+      while (index < length && bytes[index] !== 0x0a && bytes[index] !== 0x0d) index++
+    } else if (byte === LT && bytes[index + 1] === LT) {
+      index += 2
+      depth++
+      if (depth === 1 && wasPending !== undefined) {
+        followed = wasPending
+        expectKey = true
+        lastKey = ""
       }
+    } else if (byte === GT && bytes[index + 1] === GT) {
+      index += 2
+      if (depth > 0) depth--
+      if (depth === 0 && followed !== undefined) close(true)
+      else valueDone()
+    } else if (byte === LT) {
+      index++
+      while (index < length && bytes[index] !== GT) index++
+      index++
+      valueDone()
+    } else if (byte === LBRACKET) {
+      index++
+      depth++
+    } else if (byte === RBRACKET) {
+      index++
+      if (depth > 0) depth--
+      if (depth === 0 && followed !== undefined) close(false)
+      else valueDone()
+    } else if (byte === LPAREN) {
+      let nesting = 0
+      while (index < length) {
+        const next = bytes[index]!
+        if (next === BACKSLASH) {
+          index += 2
+          continue
+        }
+        index++
+        if (next === LPAREN) nesting++
+        else if (next === RPAREN && --nesting === 0) break
+      }
+      valueDone()
+    } else if (byte === SLASH) {
+      index++
+      let name = ""
+      while (index < length && isRegular(bytes[index]!)) {
+        let code = bytes[index]!
+        index++
+        if (code === HASH && index + 1 < length) {
+          const high = hexValue(bytes[index]!)
+          const low = hexValue(bytes[index + 1]!)
+          if (high >= 0 && low >= 0) {
+            code = high * 16 + low
+            index += 2
+          }
+        }
+        if (name.length < NAME_PREFIX) name += String.fromCharCode(code)
+      }
+      if (followed !== undefined && depth === 1) {
+        if (expectKey) {
+          lastKey = name
+          expectKey = false
+          if (name === "Encrypt") hasEncrypt = true
+        } else {
+          if (lastKey === "Type" && name === "XRef") isXRef = true
+          expectKey = true
+        }
+      }
+    } else if (isRegular(byte)) {
+      // A number or a keyword: compare it without building a string.
+      const start = index
+      while (index < length && isRegular(bytes[index]!)) index++
+      const word = index - start
+      const is = (keyword: Uint8Array) => word === keyword.length && matchesAt(bytes, start, keyword)
+      if (is(OBJ)) {
+        resync()
+        pending = "object"
+      } else if (is(TRAILER)) {
+        resync()
+        pending = "trailer"
+      } else if (is(STREAM)) {
+        resync()
+        // Stream data is bytes, not tokens (section 7.3.8): skip to `endstream`.
+        while (index < length && !(bytes[index] === 0x65 && matchesAt(bytes, index, ENDSTREAM))) index++
+        index += ENDSTREAM.length
+      } else if (is(ENDOBJ) || is(XREF) || is(STARTXREF)) {
+        resync()
+      } else {
+        // In a dictionary, a number completes a value; the generation and `R` of a reference then come while a key
+        // is expected, and are not names, so they change nothing.
+        valueDone()
+      }
+    } else {
+      index++ // a stray `)`, `>`, `{` or `}`
     }
   }
-  return found
+  if (followed !== undefined) close(false)
+  return { encrypted, hasTrailer: trailerClosed }
 }
