@@ -51,7 +51,8 @@ const sentence = (issue: DecoderIssue): string => {
   if (issue._tag === "Unexpected") {
     const known = /^is unexpected, expected: (.*)$/.exec(issue.message)
     const names = known === null ? undefined : literals(known[1]!)
-    return names === undefined ? "is not a member of this request" : `is not a member of this request; its members are: ${names.join(", ")}`
+    if (names !== undefined) return `is not a member of this request; its members are: ${names.join(", ")}`
+    return issue.message.startsWith("is unexpected") ? "is not a member of this request" : issue.message
   }
   const expected = expectedActual.exec(issue.message)
   return expected === null ? issue.message : expectation(expected[1]!)
