@@ -12,6 +12,7 @@ import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BookingFixture, at, bookingSetup, localDate, plusMinutes, soon } from "../support/BookingFixtures.js"
 import * as Fixtures from "../support/Fixtures.js"
+import { impossibleDate, impossibleInstant } from "../support/Hostile.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
 
 const STOCKHOLM = "Europe/Stockholm"
@@ -410,14 +411,15 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
     const instant = fc.oneof(
       fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
       fc.string({ maxLength: 30 }),
-      fc.constantFrom("2026-02-30T10:00:00Z", "9999-12-31T23:59:59+14:00", "2026-03-29T02:30:00+01:00", "")
+      fc.constantFrom("2026-02-30T10:00:00Z", "9999-12-31T23:59:59+14:00", "2026-03-29T02:30:00+01:00", ""),
+      impossibleInstant
     )
     const value = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 20 }), fc.constant(null), fc.boolean())
     const body = fc.record(
       {
         resourceId: fc.oneof(fc.constantFrom(() => fixture.room.id, () => fixture.flat.id).map((f) => f()), fc.uuid(), value),
         period: fc.oneof(fc.record({ start: instant, end: instant }), value),
-        stay: fc.oneof(fc.record({ checkInDate: fc.string({ maxLength: 12 }), checkOutDate: fc.string({ maxLength: 12 }) }), value),
+        stay: fc.oneof(fc.record({ checkInDate: fc.oneof(fc.string({ maxLength: 12 }), impossibleDate), checkOutDate: fc.oneof(fc.string({ maxLength: 12 }), impossibleDate) }), value),
         addOns: fc.oneof(
           fc.array(fc.record({ addOnProductId: fc.oneof(fc.constant(fixture?.lunch.id ?? ""), fc.uuid()), quantity: fc.oneof(fc.integer(), value), deliverAt: instant, specialPortions: fc.oneof(fc.array(fc.record({ label: fc.string({ maxLength: 5 }), quantity: fc.integer() }), { maxLength: 3 }), value) }), { maxLength: 4 }),
           value
