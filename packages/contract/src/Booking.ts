@@ -33,10 +33,11 @@ export const AvailabilityParams = Schema.Struct({
   from: Instant.annotations({ description: "Start of the window (ISO 8601 with offset)." }),
   to: Instant.annotations({ description: "End of the window; at most 31 days after `from`." }),
   durationMinutes: Schema.optional(
-    IntegerParameter(1, 44_640).annotations({
-      description:
-        "With it, the answer lists `startTimes` for a booking of this many minutes: decimal digits, 1 to 44640."
-    })
+    IntegerParameter(
+      1,
+      44_640,
+      "With it, the answer lists `startTimes` for a booking of this many minutes: decimal digits, 1 to 44640."
+    )
   )
 })
 

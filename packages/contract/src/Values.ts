@@ -134,7 +134,8 @@ export const CalendarDate = Schema.String.pipe(
   Schema.annotations({
     message: () => ({ message: CALENDAR_DATE_MESSAGE, override: true }),
     description: `ISO date (YYYY-MM-DD) that exists in the calendar, ${EARLIEST_DATE} to ${LATEST_DATE}.`,
-    jsonSchema: { type: "string", format: "date" }
+    // No `type` here: the string's own is kept, and so is a field's description.
+    jsonSchema: { format: "date" }
   })
 )
 
@@ -191,15 +192,16 @@ export const Instant = Schema.transformOrFail(Schema.String, Schema.DateFromSelf
 }).annotations({
   message: () => ({ message: INSTANT_MESSAGE, override: true }),
   description: `ISO 8601 date-time with a UTC offset, ${EARLIEST_DATE} to ${LATEST_DATE}.`,
-  jsonSchema: { type: "string", format: "date-time" }
+  jsonSchema: { format: "date-time" }
 })
 
 /**
  * An integer sent as text (a query or path parameter): only plain decimal digits without a leading zero
  * (`0` alone for zero), `min` to `max`. Spellings `Number()` would also read — `0x3c`, `6e1`, `060`, `+60`,
- * `60.0`, ` 60` — are refused, so one value has one spelling. Documented as an integer with its bounds.
+ * `60.0`, ` 60` — are refused, so one value has one spelling. Documented as an integer with its bounds (and
+ * `description`: the document describes it as an integer, so a field's own description annotation is not kept).
  */
-export const IntegerParameter = (min: number, max: number) => {
+export const IntegerParameter = (min: number, max: number, description?: string) => {
   const message = `must be an integer from ${min} to ${max}`
   return Schema.transformOrFail(Schema.String, Schema.Int, {
     strict: true,
@@ -210,7 +212,7 @@ export const IntegerParameter = (min: number, max: number) => {
     encode: (value) => ParseResult.succeed(String(value))
   }).annotations({
     message: () => ({ message, override: true }),
-    jsonSchema: { type: "integer", minimum: min, maximum: max }
+    jsonSchema: { type: "integer", minimum: min, maximum: max, ...(description === undefined ? {} : { description }) }
   })
 }
 
