@@ -33,7 +33,7 @@ const Instant = Schema.optional(
     Schema.filter((text) => text === "" || isCalendarDate(text) || instantOf(text) !== undefined),
     Schema.annotations({
       message: () => ({
-        message: `must be a date YYYY-MM-DD or an ISO 8601 date-time with a UTC offset, ${INSTANT_RANGE}`,
+        message: `must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a UTC offset ${INSTANT_RANGE}`,
         override: true
       })
     })
