@@ -9,6 +9,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { NotFound } from "@propline/contract/Problem"
 import { BoundedText } from "@propline/contract/Values"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
@@ -98,7 +99,7 @@ export class ApplicationsGroup extends HttpApiGroup.make("applications")
   )
   .add(
     HttpApiEndpoint.post("create", "/api/applications")
-      .setPayload(CreateApplicationRequest)
+      .setPayload(body(CreateApplicationRequest))
       .addSuccess(CreatedApplication, { status: 201 })
   )
   .add(
@@ -128,7 +129,7 @@ export class ApplicationsGroup extends HttpApiGroup.make("applications")
   .add(
     HttpApiEndpoint.put("changeGrant", "/api/applications/:applicationId/grant")
       .setPath(ApplicationPath)
-      .setPayload(ChangeGrantRequest)
+      .setPayload(body(ChangeGrantRequest))
       .addSuccess(ApplicationDetail)
       .addError(NotFound)
   )

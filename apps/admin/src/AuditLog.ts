@@ -1,7 +1,10 @@
 /** The audit log (decisions 4): every change with who, what, when and the request id; newest first. */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import { EARLIEST_DATE, instantOf, isCalendarDate, LATEST_DATE } from "@propline/contract/Values"
 import { Schema } from "effect"
+
+const INSTANT_RANGE = `that exists in the calendar, from ${EARLIEST_DATE} to ${LATEST_DATE}`
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
 
@@ -22,17 +25,19 @@ export class AuditEntryView extends Schema.Class<AuditEntryView>("AuditEntryView
 
 export const AuditEntryPage = Page(AuditEntryView, "AuditEntryPage")
 
-const instantPattern = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/
-
-/** An ISO date or date-time bound of the filter; "" is no bound. */
+/**
+ * A bound of the filter: an ISO date that exists in the calendar (`CalendarDate`), or an ISO 8601 date-time with a
+ * UTC offset (`Instant`'s rule, kept as text); "" is no bound.
+ */
 const Instant = Schema.optional(
   Schema.String.pipe(
-    Schema.filter(
-      (text) =>
-        text === "" ||
-        (instantPattern.test(text) && !Number.isNaN(Date.parse(text))) ||
-        "must be a date YYYY-MM-DD or an ISO 8601 date-time"
-    )
+    Schema.filter((text) => text === "" || isCalendarDate(text) || instantOf(text) !== undefined),
+    Schema.annotations({
+      message: () => ({
+        message: `must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a UTC offset ${INSTANT_RANGE}`,
+        override: true
+      })
+    })
   )
 )
 

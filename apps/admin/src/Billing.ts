@@ -10,7 +10,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Conflict, NotFound } from "@propline/contract/Problem"
-import { BoundedText, Currency, DocumentKind, InvoiceStatus, IsoDate, ProposalStatus } from "@propline/contract/Values"
+import { BoundedText, CalendarDate, Currency, DocumentKind, InvoiceStatus, ProposalStatus } from "@propline/contract/Values"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
@@ -140,14 +141,14 @@ export class RunOutcome extends Schema.Class<RunOutcome>("RunOutcome")({
 export class CreateInvoiceRunRequest extends Schema.Class<CreateInvoiceRunRequest>("CreateInvoiceRunRequest")(
   Schema.Struct({
     operationalContextId: Schema.UUID,
-    periodStart: IsoDate,
-    periodEnd: IsoDate,
-    invoiceDate: IsoDate
+    periodStart: CalendarDate,
+    periodEnd: CalendarDate,
+    invoiceDate: CalendarDate
   }).annotations({ parseOptions: { errors: "all" } })
 ) {}
 
 export class ContinueInvoiceRunRequest extends Schema.Class<ContinueInvoiceRunRequest>("ContinueInvoiceRunRequest")({
-  invoiceDate: IsoDate
+  invoiceDate: CalendarDate
 }) {}
 
 const PositiveMinorUnits = Schema.Int.pipe(
@@ -162,7 +163,7 @@ export class CreditInvoiceRequest extends Schema.Class<CreditInvoiceRequest>("Cr
   Schema.Struct({
     creditActId: Schema.UUID,
     reason: BoundedText(1, 1000),
-    invoiceDate: IsoDate,
+    invoiceDate: CalendarDate,
     scope: Schema.Union(
       Schema.Struct({ kind: Schema.Literal("full") }),
       Schema.Struct({
@@ -259,14 +260,14 @@ export class BillingGroup extends HttpApiGroup.make("billing")
   )
   .add(
     HttpApiEndpoint.post("createInvoiceRun", "/api/billing/invoice-runs")
-      .setPayload(CreateInvoiceRunRequest)
+      .setPayload(body(CreateInvoiceRunRequest))
       .addSuccess(RunOutcome, { status: 201 })
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("continueInvoiceRun", "/api/billing/invoice-runs/:invoiceRunId/continue")
       .setPath(RunPath)
-      .setPayload(ContinueInvoiceRunRequest)
+      .setPayload(body(ContinueInvoiceRunRequest))
       .addSuccess(RunOutcome)
       .addError(NotFound)
   )
@@ -291,7 +292,7 @@ export class BillingGroup extends HttpApiGroup.make("billing")
   .add(
     HttpApiEndpoint.post("creditInvoice", "/api/billing/invoices/:invoiceId/credit")
       .setPath(InvoicePath)
-      .setPayload(CreditInvoiceRequest)
+      .setPayload(body(CreditInvoiceRequest))
       .addSuccess(InvoiceSummary, { status: 201 })
       .addError(NotFound)
       .addError(Conflict)

@@ -16,7 +16,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { NotFound } from "@propline/contract/Problem"
-import { BoundedText, Currency } from "@propline/contract/Values"
+import { BoundedText, CALENDAR_DATE_MESSAGE, Currency, isCalendarDate } from "@propline/contract/Values"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
@@ -200,9 +201,12 @@ const BookingPath = Schema.Struct({ bookingId: Schema.UUID })
 const ResourcePath = Schema.Struct({ resourceId: Schema.UUID })
 const ProductPath = Schema.Struct({ productId: Schema.UUID })
 
-/** An ISO date; "" is no bound. */
+/** An ISO date that exists in the calendar (`CalendarDate`); "" is no bound. */
 const DateBound = Schema.optional(
-  Schema.String.pipe(Schema.filter((text) => text === "" || (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))) || "must be a date YYYY-MM-DD"))
+  Schema.String.pipe(
+    Schema.filter((text) => text === "" || isCalendarDate(text)),
+    Schema.annotations({ message: () => ({ message: CALENDAR_DATE_MESSAGE, override: true }) })
+  )
 )
 
 export class BookingGroup extends HttpApiGroup.make("booking")
@@ -225,27 +229,27 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   )
   .add(
     HttpApiEndpoint.post("createResource", "/api/booking/resources")
-      .setPayload(ResourceSetup)
+      .setPayload(body(ResourceSetup))
       .addSuccess(ResourceDetail, { status: 201 })
   )
   .add(
     HttpApiEndpoint.put("replaceResource", "/api/booking/resources/:resourceId")
       .setPath(ResourcePath)
-      .setPayload(ResourceSetup)
+      .setPayload(body(ResourceSetup))
       .addSuccess(ResourceDetail)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.put("offerAddOnProducts", "/api/booking/resources/:resourceId/add-on-products")
       .setPath(ResourcePath)
-      .setPayload(OfferAddOnProductsRequest)
+      .setPayload(body(OfferAddOnProductsRequest))
       .addSuccess(ResourceDetail)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("allowSeller", "/api/booking/resources/:resourceId/sellers")
       .setPath(ResourcePath)
-      .setPayload(AllowSellerRequest)
+      .setPayload(body(AllowSellerRequest))
       .addSuccess(ResourceDetail)
       .addError(NotFound)
   )
@@ -257,13 +261,13 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   )
   .add(
     HttpApiEndpoint.post("createAddOnProduct", "/api/booking/add-on-products")
-      .setPayload(AddOnProductSetup)
+      .setPayload(body(AddOnProductSetup))
       .addSuccess(AddOnProductView, { status: 201 })
   )
   .add(
     HttpApiEndpoint.put("replaceAddOnProduct", "/api/booking/add-on-products/:productId")
       .setPath(ProductPath)
-      .setPayload(AddOnProductSetup)
+      .setPayload(body(AddOnProductSetup))
       .addSuccess(AddOnProductView)
       .addError(NotFound)
   )
@@ -294,7 +298,7 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   .add(
     HttpApiEndpoint.post("declineRequest", "/api/booking/requests/:bookingId/decline")
       .setPath(BookingPath)
-      .setPayload(DeclineBookingRequest)
+      .setPayload(body(DeclineBookingRequest))
       .addSuccess(BookingRequestView)
       .addError(NotFound)
   )

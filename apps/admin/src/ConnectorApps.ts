@@ -16,6 +16,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Conflict, NotFound } from "@propline/contract/Problem"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
 import { ChangeGrantRequest } from "./Applications.js"
@@ -106,14 +107,14 @@ export class ConnectorAppsGroup extends HttpApiGroup.make("connectorApps")
   )
   .add(
     HttpApiEndpoint.post("register", "/api/connector-apps")
-      .setPayload(RegisterConnectorAppRequest)
+      .setPayload(body(RegisterConnectorAppRequest))
       .addSuccess(ConnectorAppDetail, { status: 201 })
       .addError(Conflict)
   )
   .add(
     HttpApiEndpoint.post("addKey", "/api/connector-apps/:appId/keys")
       .setPath(AppPath)
-      .setPayload(AddKeyRequest)
+      .setPayload(body(AddKeyRequest))
       .addSuccess(ConnectorAppDetail)
       .addError(NotFound)
   )
@@ -126,7 +127,7 @@ export class ConnectorAppsGroup extends HttpApiGroup.make("connectorApps")
   .add(
     HttpApiEndpoint.post("install", "/api/connector-apps/:appId/installation")
       .setPath(AppPath)
-      .setPayload(InstallRequest)
+      .setPayload(body(InstallRequest))
       .addSuccess(ConnectorAppDetail, { status: 201 })
       .addError(NotFound)
       .addError(Conflict)
@@ -152,7 +153,7 @@ export class ConnectorAppsGroup extends HttpApiGroup.make("connectorApps")
   .add(
     HttpApiEndpoint.put("changeGrant", "/api/installations/:installationId/grant")
       .setPath(InstallationPath)
-      .setPayload(ChangeGrantRequest)
+      .setPayload(body(ChangeGrantRequest))
       .addSuccess(ConnectorAppDetail)
       .addError(NotFound)
   )

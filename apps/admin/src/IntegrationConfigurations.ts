@@ -19,6 +19,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { IntegrationConfigurationStatus, IntegrationKind } from "@propline/contract/Integrations"
 import { NotFound } from "@propline/contract/Problem"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { Choice, Page, PageQuery } from "./AdminPage.js"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
@@ -131,7 +132,7 @@ export class IntegrationConfigurationsGroup extends HttpApiGroup.make("integrati
   )
   .add(
     HttpApiEndpoint.post("create", "/api/integration-configurations")
-      .setPayload(CreateConfigurationRequest)
+      .setPayload(body(CreateConfigurationRequest))
       .addSuccess(ConfigurationDetail, { status: 201 })
       .addError(NotFound)
   )

@@ -9,6 +9,7 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { BadRequest, Forbidden, Unauthorized } from "@propline/contract/Problem"
+import { body } from "@propline/contract/Request"
 import { Context, Schema } from "effect"
 import { TooManyRequests } from "./AdminProblem.js"
 
@@ -100,7 +101,7 @@ export class SessionView extends Schema.Class<SessionView>("SessionView")({
 export class SignInGroup extends HttpApiGroup.make("signIn")
   .add(
     HttpApiEndpoint.post("signIn", "/api/session")
-      .setPayload(SignInRequest)
+      .setPayload(body(SignInRequest))
       .addSuccess(SessionView, { status: 201 })
       .addError(Unauthorized)
       .addError(Forbidden)

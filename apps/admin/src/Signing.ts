@@ -12,6 +12,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Conflict, NotFound } from "@propline/contract/Problem"
+import { body } from "@propline/contract/Request"
 import { Schema } from "effect"
 import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
 
@@ -77,7 +78,7 @@ export class SigningGroup extends HttpApiGroup.make("signing")
     HttpApiEndpoint.post("prepare", "/api/contracts/:contractId/signing-attempts")
       .setPath(ContractPath)
       // The signing service validates the shape (title, parties, signers) and answers its issues.
-      .setPayload(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+      .setPayload(body(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
       .addSuccess(SigningAttemptView, { status: 201 })
       .addError(NotFound)
       .addError(Conflict)

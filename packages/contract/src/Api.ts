@@ -30,6 +30,15 @@ Conventions (where the specification says "not shown", these are this service's 
   Lengths count Unicode code points; text must not be blank or hold control characters (C0 other than tab and line
   breaks, DEL, C1) or unpaired surrogates. A body nested more than 32 levels deep is \`VALIDATION_FAILED\`. A refused
   request changes nothing.
+- Bodies are as strict as their schemas (\`additionalProperties: false\`): a member an operation does not name is
+  \`VALIDATION_FAILED\` with one issue per unknown member at its JSON Pointer, so a misspelt member is never silently
+  dropped. Every failing field is reported, once, with a sentence (\`must be one of: SEK, NOK, …\`, \`must be an integer
+  from 1 to 100\`, \`is required\`) that never repeats the value sent. A query parameter an operation does not name is
+  ignored.
+- Dates (\`format: date\`) are YYYY-MM-DD and must exist in the calendar (\`2027-02-29\` and \`2027-04-31\` are
+  refused); date-times (\`format: date-time\`) are ISO 8601 with a UTC offset (\`Z\` or \`±HH:MM\`), a date and time
+  that exist, and at most millisecond precision (further digits only as zeros). Both lie from 1900-01-01 to
+  2999-12-31 (UTC). Nothing is normalised: \`2026-11-31T09:00:00Z\` is refused, never read as 1 December.
 - Order of checks: 401 → 403 → 400 \`VALIDATION_FAILED\` → 404 → the business rule (the integration's refusals
   included), so a record the token cannot see is 404 whatever the integration's state.
 - 401 for a missing, expired or invalid token; 403 when the token lacks the operation's role (\`billing\`,
@@ -43,8 +52,10 @@ Conventions (where the specification says "not shown", these are this service's 
   the address's \`expires\` and \`signature\` are the permission.
 - Reports that move a record to another state (pass, reject, report-failed, the signing outcomes, an integration
   configuration's ready and failed) answer 201 with
-  the record and are refused with 400 and the status code when repeated. Every POST takes a JSON body (\`{}\` when
-  an operation needs no fields).
+  the record and are refused with 400 and the status code when repeated. Every POST takes a JSON object; an
+  operation that needs no fields takes \`{}\` or no body at all, and refuses anything else (\`[]\`, \`"s"\`, \`1\`).
+- Integer query parameters (\`limit\`, \`durationMinutes\`) are plain decimal digits: \`0x3c\`, \`6e1\`, \`060\`,
+  \`+60\` and \`60.0\` are refused.
 - Lists and queues take \`limit\` (decimal digits, 1 to 100, default 50) and an opaque \`cursor\`, and answer
   \`{ "items": [...], "nextCursor": string | null }\`. Queues are oldest first; an item leaves when its outcome
   is reported.

@@ -23,46 +23,33 @@ import { JsonBody } from "./JsonBody.js"
 import { Page, PageParams } from "./Page.js"
 import { Conflict, NotFound } from "./Problem.js"
 import { BookingRole } from "./Roles.js"
-import { BoundedText, Currency, IsoDate } from "./Values.js"
+import { body } from "./Request.js"
+import { BoundedText, CalendarDate, Currency, Instant, IntegerBetween, IntegerParameter } from "./Values.js"
 
-/**
- * An instant as a client writes it: ISO 8601 with a date, a time and an offset (`Z` or `±HH:MM`), read as a
- * `Date`; a date alone or a time without an offset is refused (it would name no instant).
- */
-export const InstantInput = Schema.transform(
-  Schema.String.pipe(
-    Schema.pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/, {
-      message: () => "must be an ISO 8601 timestamp with an offset, e.g. 2026-03-24T10:00:00Z"
-    }),
-    Schema.filter((text) => !Number.isNaN(Date.parse(text)) || "must be a valid timestamp")
-  ),
-  Schema.DateFromSelf,
-  { strict: true, decode: (text) => new Date(text), encode: (date) => date.toISOString() }
-).annotations({ jsonSchema: { type: "string", format: "date-time" } })
-
-const Count = (min: number, max: number) =>
-  Schema.Int.pipe(Schema.between(min, max, { message: () => `must be an integer from ${min} to ${max}` }))
+const Count = IntegerBetween
 
 /** `?from=&to=&durationMinutes=` of availability. */
 export const AvailabilityParams = Schema.Struct({
-  from: InstantInput.annotations({ description: "Start of the window (ISO 8601 with offset)." }),
-  to: InstantInput.annotations({ description: "End of the window; at most 31 days after `from`." }),
+  from: Instant.annotations({ description: "Start of the window (ISO 8601 with offset)." }),
+  to: Instant.annotations({ description: "End of the window; at most 31 days after `from`." }),
   durationMinutes: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 44_640)).annotations({
-      description: "With it, the answer lists `startTimes` for a booking of this many minutes."
-    })
+    IntegerParameter(
+      1,
+      44_640,
+      "With it, the answer lists `startTimes` for a booking of this many minutes: decimal digits, 1 to 44640."
+    )
   )
 })
 
 export const PeriodInput = Schema.Struct({
-  start: InstantInput,
-  end: InstantInput
+  start: Instant,
+  end: Instant
 }).annotations({ identifier: "PeriodInput" })
 export type PeriodInput = typeof PeriodInput.Type
 
 export const StayInput = Schema.Struct({
-  checkInDate: IsoDate,
-  checkOutDate: IsoDate
+  checkInDate: CalendarDate,
+  checkOutDate: CalendarDate
 }).annotations({ identifier: "StayInput" })
 export type StayInput = typeof StayInput.Type
 
@@ -75,7 +62,7 @@ export type SpecialPortionInput = typeof SpecialPortionInput.Type
 export const AddOnOrderInput = Schema.Struct({
   addOnProductId: AddOnProductId,
   quantity: Count(1, 10_000),
-  deliverAt: InstantInput,
+  deliverAt: Instant,
   specialPortions: Schema.optionalWith(Schema.Array(SpecialPortionInput).pipe(Schema.maxItems(20)), { default: () => [] })
 }).annotations({ identifier: "AddOnOrderInput" })
 export type AddOnOrderInput = typeof AddOnOrderInput.Type
@@ -93,7 +80,8 @@ export class BookingPreviewRequest extends Schema.Class<BookingPreviewRequest>("
 
 /** A simple e-mail address check (one `@`, a dot in the domain, no spaces), as booking forms do. */
 const Email = BoundedText(3, 254).pipe(
-  Schema.filter((text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || "must be an e-mail address")
+  Schema.filter((text) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || "must be an e-mail address"),
+  Schema.annotations({ message: () => ({ message: "must be an e-mail address of at most 254 characters", override: true }) })
 )
 
 export const GuestInput = Schema.Struct({
@@ -189,7 +177,7 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   )
   .add(
     HttpApiEndpoint.post("lookUpCompany", "/v1/booking/company-lookups")
-      .setPayload(CompanyLookupRequest)
+      .setPayload(body(CompanyLookupRequest))
       .addSuccess(CompanyLookup)
       .annotate(OpenApi.Summary, "Look up a company by organisation number")
       .annotate(
@@ -203,7 +191,7 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   )
   .add(
     HttpApiEndpoint.post("previewBookingRequest", "/v1/booking/booking-requests/preview")
-      .setPayload(BookingPreviewRequest)
+      .setPayload(body(BookingPreviewRequest))
       .addSuccess(BookingPreview)
       .addError(NotFound)
       .addError(Conflict)
@@ -217,7 +205,7 @@ export class BookingGroup extends HttpApiGroup.make("booking")
   )
   .add(
     HttpApiEndpoint.post("createBookingRequest", "/v1/booking/booking-requests")
-      .setPayload(CreateBookingRequest)
+      .setPayload(body(CreateBookingRequest))
       .addSuccess(BookingRequest, { status: 201 })
       .addError(NotFound)
       .addError(Conflict)

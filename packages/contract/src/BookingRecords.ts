@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { AddOnProductId, BookableResourceId, BookingId, OperationalContextId, OrganizationId } from "./Ids.js"
-import { Currency, IsoDate, MinorUnits, NonNegativeCount, Timestamp } from "./Values.js"
+import { Currency, IsoDate, MinorUnits, NonNegativeCount, OneOf, Timestamp } from "./Values.js"
 
 /** A local wall-clock time, `HH:MM` (`24:00` where a period ends at midnight). */
 export const LocalTime = Schema.String.pipe(
@@ -152,7 +152,7 @@ export class RegisteredCompany extends Schema.Class<RegisteredCompany>("Register
   customerNumber: Schema.optional(Schema.String)
 }) {}
 
-export const RegistryCountry = Schema.Literal("SE", "NO", "FI", "DK")
+export const RegistryCountry = OneOf("SE", "NO", "FI", "DK")
 
 export class CompanyLookup extends Schema.Class<CompanyLookup>("CompanyLookup")(
   {

@@ -9,15 +9,16 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { OperationalContextId, OrganizationId } from "./Ids.js"
+import { OperationalContextId, OrganizationId, Uuid } from "./Ids.js"
 import { JsonBody } from "./JsonBody.js"
 import { Page, PageParams } from "./Page.js"
 import { Conflict, NotFound } from "./Problem.js"
+import { body } from "./Request.js"
 import { IntegrationsRole } from "./Roles.js"
 import { BoundedText, Timestamp } from "./Values.js"
 
 /** An integration configuration's id: the `configurationId` of `ready` and `failed`. */
-export const IntegrationConfigurationId = Schema.UUID.pipe(Schema.brand("IntegrationConfigurationId"))
+export const IntegrationConfigurationId = Uuid.pipe(Schema.brand("IntegrationConfigurationId"))
 export type IntegrationConfigurationId = typeof IntegrationConfigurationId.Type
 
 /** Decisions 8: what a configuration connects. */
@@ -121,7 +122,7 @@ export class RedeemConnectionReferenceRequest extends Schema.Class<RedeemConnect
 export class ReadyRequest extends Schema.Class<ReadyRequest>("ReadyRequest")({
   externalAccount: ExternalAccount,
   declaredGates: Schema.optional(
-    Schema.Array(BoundedText(1, 100)).pipe(Schema.maxItems(20)).annotations({
+    Schema.Array(BoundedText(1, 100)).pipe(Schema.maxItems(20, { message: () => "must have at most 20 items" })).annotations({
       description:
         "The gates the connector declares; default none. `billing`: `verification` (proposals are verified, passed " +
         "or rejected, before they become invoices). `signing` and `booking` have no gates."
@@ -159,7 +160,7 @@ export class IntegrationsGroup extends HttpApiGroup.make("integrations")
   )
   .add(
     HttpApiEndpoint.post("redeemConnectionReference", "/v1/integrations/connection-references/redeem")
-      .setPayload(RedeemConnectionReferenceRequest)
+      .setPayload(body(RedeemConnectionReferenceRequest))
       .addSuccess(IntegrationConfiguration, { status: 201 })
       .annotate(OpenApi.Summary, "Redeem a connection reference from the setup address")
       .annotate(
@@ -176,7 +177,7 @@ export class IntegrationsGroup extends HttpApiGroup.make("integrations")
   .add(
     HttpApiEndpoint.post("reportReady", "/v1/integrations/configurations/:configurationId/ready")
       .setPath(ConfigurationPath)
-      .setPayload(ReadyRequest)
+      .setPayload(body(ReadyRequest))
       .addSuccess(IntegrationConfiguration, { status: 201 })
       .addError(NotFound)
       .addError(Conflict)
@@ -194,7 +195,7 @@ export class IntegrationsGroup extends HttpApiGroup.make("integrations")
   .add(
     HttpApiEndpoint.post("reportFailed", "/v1/integrations/configurations/:configurationId/failed")
       .setPath(ConfigurationPath)
-      .setPayload(IntegrationFailedRequest)
+      .setPayload(body(IntegrationFailedRequest))
       .addSuccess(IntegrationConfiguration, { status: 201 })
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Report a configuration as failed")

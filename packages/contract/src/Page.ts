@@ -2,25 +2,19 @@
  * Cursor pagination (decisions.md section 4): `?limit=1..100` (default 50) and an opaque `cursor`; the response is
  * `{ items, nextCursor }` with `nextCursor` null on the last page. Queues are oldest first.
  */
-import { ParseResult, Schema } from "effect"
+import { Schema } from "effect"
+import { IntegerParameter } from "./Values.js"
 
 /** Default and bounds of `limit`. */
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 100
 
 /**
- * `limit` as sent in the query: only plain decimal digits without a leading zero (`[1-9][0-9]*`), 1 to 100. Forms
- * `Number()` would also read — `0x10`, `1e2`, ` 5`, `016`, `5.0` — are refused, so one value has one spelling.
- * Documented as an integer 1 to 100 with default 50.
+ * `limit` as sent in the query: only plain decimal digits without a leading zero, 1 to 100 (`IntegerParameter`).
+ * Forms `Number()` would also read — `0x10`, `1e2`, ` 5`, `016`, `5.0` — are refused, so one value has one
+ * spelling. Documented as an integer 1 to 100 with default 50.
  */
-export const Limit = Schema.transformOrFail(Schema.String, Schema.Int, {
-  strict: true,
-  decode: (text, _, ast) =>
-    /^[1-9]\d{0,2}$/.test(text) && Number(text) <= MAX_LIMIT
-      ? ParseResult.succeed(Number(text))
-      : ParseResult.fail(new ParseResult.Type(ast, text, "must be an integer from 1 to 100")),
-  encode: (value) => ParseResult.succeed(String(value))
-}).annotations({
+export const Limit = IntegerParameter(1, MAX_LIMIT).annotations({
   description: "Items per page, 1 to 100; default 50.",
   jsonSchema: {
     type: "integer",

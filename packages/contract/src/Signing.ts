@@ -8,15 +8,16 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "./Authentication.js"
-import { OperationalContextId, OrganizationId } from "./Ids.js"
+import { OperationalContextId, OrganizationId, Uuid } from "./Ids.js"
 import { JsonBody } from "./JsonBody.js"
 import { Page, PageParams } from "./Page.js"
 import { NotFound } from "./Problem.js"
+import { body, EmptyRequest } from "./Request.js"
 import { SigningRole } from "./Roles.js"
-import { BoundedText, Timestamp } from "./Values.js"
+import { BoundedText, IntegerBetween, Timestamp } from "./Values.js"
 
 /** A signing attempt's id: the `attemptId` of the queues and of every report. */
-export const SigningAttemptId = Schema.UUID.pipe(Schema.brand("SigningAttemptId"))
+export const SigningAttemptId = Uuid.pipe(Schema.brand("SigningAttemptId"))
 export type SigningAttemptId = typeof SigningAttemptId.Type
 
 /** Largest signed PDF, in bytes (25 MiB). */
@@ -146,11 +147,12 @@ export class StartedRequest extends Schema.Class<StartedRequest>("StartedRequest
 export class SignedDocumentUploadRequest extends Schema.Class<SignedDocumentUploadRequest>(
   "SignedDocumentUploadRequest"
 )({
-  sizeBytes: Schema.Int.pipe(Schema.between(1, MAX_SIGNED_DOCUMENT_BYTES)).annotations({
+  sizeBytes: IntegerBetween(1, MAX_SIGNED_DOCUMENT_BYTES).annotations({
     description: "The PDF's size in bytes, 1 to 26214400 (25 MiB)."
   }),
   sha256: Schema.String.pipe(
-    Schema.pattern(/^[0-9a-fA-F]{64}$/, { message: () => "must be 64 hexadecimal digits" })
+    Schema.pattern(/^[0-9a-fA-F]{64}$/),
+    Schema.annotations({ message: () => ({ message: "must be 64 hexadecimal digits", override: true }) })
   ).annotations({ description: "The PDF's SHA-256, 64 hex digits." })
 }) {}
 
@@ -177,12 +179,12 @@ export class SignedDocumentUpload extends Schema.Class<SignedDocumentUpload>("Si
 
 /** Body of `signed`. */
 export class SignedRequest extends Schema.Class<SignedRequest>("SignedRequest")({
-  uploadId: Schema.UUID.annotations({ description: "The upload through which the signed PDF was stored." })
+  uploadId: Uuid.annotations({ description: "The upload through which the signed PDF was stored." })
 }) {}
 
 /** Body of `declined`. */
 export class DeclinedRequest extends Schema.Class<DeclinedRequest>("DeclinedRequest")({
-  partyId: Schema.UUID.annotations({ description: "The party that declined: one of the attempt's parties." }),
+  partyId: Uuid.annotations({ description: "The party that declined: one of the attempt's parties." }),
   reason: Schema.optional(
     BoundedText(1, 1000).annotations({ description: "Why, as the party said; 1 to 1000 characters." })
   )
@@ -195,11 +197,8 @@ export class FailedRequest extends Schema.Class<FailedRequest>("FailedRequest")(
   })
 }) {}
 
-/** Body of `expired` and `withdrawn`: an empty JSON object (every POST takes a JSON body). */
-export const EmptyRequest = Schema.Struct({}).annotations({
-  identifier: "EmptyRequest",
-  description: "An empty JSON object, `{}`."
-})
+/** Body of `expired` and `withdrawn`: `{}` or none (`@propline/contract/Request`'s, named here as before). */
+export { EmptyRequest } from "./Request.js"
 
 const AttemptPath = Schema.Struct({ attemptId: SigningAttemptId })
 
@@ -238,7 +237,7 @@ export class SigningGroup extends HttpApiGroup.make("crm")
   )
   .add(
     report("started", "/v1/crm/signing-attempts/:attemptId/started")
-      .setPayload(StartedRequest)
+      .setPayload(body(StartedRequest))
       .annotate(OpenApi.Summary, "Report that the document is out for signature")
       .annotate(
         OpenApi.Description,
@@ -249,7 +248,7 @@ export class SigningGroup extends HttpApiGroup.make("crm")
   .add(
     HttpApiEndpoint.post("signedDocumentUpload", "/v1/crm/signing-attempts/:attemptId/signed-document-upload")
       .setPath(AttemptPath)
-      .setPayload(SignedDocumentUploadRequest)
+      .setPayload(body(SignedDocumentUploadRequest))
       .addSuccess(SignedDocumentUpload, { status: 201 })
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Get an upload address for the signed PDF")
@@ -262,7 +261,7 @@ export class SigningGroup extends HttpApiGroup.make("crm")
   )
   .add(
     report("signed", "/v1/crm/signing-attempts/:attemptId/signed")
-      .setPayload(SignedRequest)
+      .setPayload(body(SignedRequest))
       .annotate(OpenApi.Summary, "Report that every party signed")
       .annotate(
         OpenApi.Description,
@@ -273,7 +272,7 @@ export class SigningGroup extends HttpApiGroup.make("crm")
   )
   .add(
     report("declined", "/v1/crm/signing-attempts/:attemptId/declined")
-      .setPayload(DeclinedRequest)
+      .setPayload(body(DeclinedRequest))
       .annotate(OpenApi.Summary, "Report that a party declined")
       .annotate(
         OpenApi.Description,
@@ -298,13 +297,13 @@ export class SigningGroup extends HttpApiGroup.make("crm")
       .annotate(OpenApi.Summary, "Report that the document was cancelled")
       .annotate(
         OpenApi.Description,
-        "Answers the withdrawal queue: a live attempt whose withdrawal was asked for → `withdrawn`. Body `{}`. 400 " +
+        "Answers the withdrawal queue: a live attempt whose withdrawal was asked for → `withdrawn`. Body `{}` or none. 400 " +
           `\`CRM_AGREEMENT_TRANSITION_INVALID\` when no withdrawal was asked for; ${ENDED}; ${NOT_FOUND}.`
       )
   )
   .add(
     report("failed", "/v1/crm/signing-attempts/:attemptId/failed")
-      .setPayload(FailedRequest)
+      .setPayload(body(FailedRequest))
       .annotate(OpenApi.Summary, "Report that the document could not be created")
       .annotate(
         OpenApi.Description,

@@ -8,6 +8,7 @@ import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ParseResult } from "effect"
+import { readableIssues } from "@propline/contract/ValidationIssues"
 import { AdminApi } from "../AdminApi.js"
 import type { ProblemLike } from "../ErrorMessages.js"
 
@@ -36,10 +37,6 @@ export interface Problem extends ProblemLike {
 
 export type Result<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problem: Problem }
 
-/** RFC 6901 pointer of a schema issue's path. */
-const pointer = (path: ReadonlyArray<PropertyKey>) =>
-  path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")
-
 const toProblem = (error: unknown): Problem => {
   // The client encodes with the contract's schemas before sending: input the API would refuse is refused here with
   // the same messages, as the same VALIDATION_FAILED problem.
@@ -47,7 +44,7 @@ const toProblem = (error: unknown): Problem => {
     return {
       status: 400,
       code: "VALIDATION_FAILED",
-      issues: ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({ path: pointer(issue.path), message: issue.message }))
+      issues: readableIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
     }
   }
   if (typeof error === "object" && error !== null && "status" in error && typeof error.status === "number") {

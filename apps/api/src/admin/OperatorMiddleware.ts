@@ -10,6 +10,7 @@ import * as Db from "@propline/db/Db"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
+import { hasBody } from "../platform/RequestBody.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 
 export const OperatorAuthenticationLive = Layer.effect(
@@ -71,11 +72,6 @@ export const CsrfProtectionLive = Layer.effect(
 )
 
 const json = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
-
-const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  const length = request.headers["content-length"]
-  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
-}
 
 export const JsonPayloadLive = Layer.succeed(
   JsonPayload,

@@ -11,6 +11,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
+import { readableIssues } from "@propline/contract/ValidationIssues"
 import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { notFoundCode, type RecordNotFound } from "./RecordNotFound.js"
@@ -33,22 +34,6 @@ export const toProblem = (error: RefusalShape | RecordNotFound): BadRequest | Co
     ? problem.notFound((error as RecordNotFound).detail, notFoundCode((error as RecordNotFound).kind))
     : fromRefusal(error as RefusalShape)
 
-/**
- * Spec 7.1: one issue per failing field. The decoder can report several for one path (each branch of an optional
- * union); the first is the one that names the rule.
- */
-const onePerPath = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) => {
-  const byPath = new Map<string, string>()
-  for (const issue of issues) if (!byPath.has(issue.path)) byPath.set(issue.path, issue.message)
-  return [...byPath].map(([path, message]) => ({ path, message }))
-}
-
-/** A platform message made readable: the body's root is described as such, not by the schema's class name. */
-const readable = (path: string, message: string): string =>
-  path === "" && /^Expected \w+(?: \(Encoded side\))?, actual/.test(message)
-    ? `The body must be a JSON object; ${message.replace(/^Expected \w+(?: \(Encoded side\))?, /, "")}.`
-    : message
-
 const bodyProblem = (rejected: BodyRejected) => {
   switch (rejected.reason) {
     case "too_large":
@@ -65,10 +50,6 @@ const bodyProblem = (rejected: BodyRejected) => {
       return problem.validationFailed([{ path: "", message: "The body could not be read to its end." }])
   }
 }
-
-/** RFC 6901: `~` → `~0`, `/` → `~1`. */
-const pointer = (path: ReadonlyArray<PropertyKey>): string =>
-  path.map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")
 
 const isBodyDecodeDefect = (defect: unknown): boolean =>
   HttpServerError.isServerError(defect) && defect._tag === "RequestError" && defect.reason === "Decode"
@@ -91,13 +72,7 @@ export const withProblemDetails = (app: HttpApp.Default) =>
         if (Option.isSome(failure)) {
           const error = failure.value as unknown
           if (error instanceof HttpApiError.HttpApiDecodeError) {
-            const issues = onePerPath(
-              error.issues.map((issue) => {
-                const path = pointer(issue.path)
-                return { path, message: readable(path, issue.message) }
-              })
-            )
-            return Effect.fail(problem.validationFailed(issues))
+            return Effect.fail(problem.validationFailed(readableIssues(error.issues)))
           }
           if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
             return Effect.fail(problem.notFound(`No operation ${request.method} ${request.url.split("?")[0]}.`))

@@ -8,14 +8,21 @@ import { JsonBody } from "@propline/contract/JsonBody"
 import { problem } from "@propline/contract/Problem"
 import { BillingRole, BookingRole, IntegrationsRole, SigningRole } from "@propline/contract/Roles"
 import { Effect, Layer, Option } from "effect"
+import { hasBody } from "./RequestBody.js"
 
 const json = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i
 
+/**
+ * A request with a body must send it as JSON (`application/json` or `+json`), else 400 VALIDATION_FAILED at "";
+ * a request without one (no Content-Length or 0, no Transfer-Encoding) needs no content type.
+ */
 export const JsonBodyLive = Layer.succeed(
   JsonBody,
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return
+    // No body at all needs no content type: an operation without fields accepts it, the others refuse it.
+    if (!hasBody(request)) return
     const contentType = request.headers["content-type"]
     if (contentType === undefined || !json.test(contentType.trim())) {
       return yield* Effect.fail(

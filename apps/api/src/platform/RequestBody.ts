@@ -1,7 +1,7 @@
 /**
  * How the API host reads a request body: at most {@link MAX_BODY_BYTES} (a larger body is refused with 413 before
  * it is buffered), strictly UTF-8 (RFC 8259 section 8.1: invalid bytes are a 400, never silently replaced), then
- * JSON nested at most {@link MAX_BODY_DEPTH} deep. The body is read only when an operation first asks for it — after authentication and the role check — and
+ * JSON nested at most {@link MAX_BODY_DEPTH} deep; an empty body is `undefined` (no JSON value). The body is read only when an operation first asks for it — after authentication and the role check — and
  * once. Refusals travel as {@link BodyRejected} defects out of the platform's decoder, and `Problems` turns them
  * into problem details.
  */
@@ -46,6 +46,12 @@ export const nestingDepth = (text: string, limit: number = MAX_BODY_DEPTH): numb
     } else if (char === 0x5d /* ] */ || char === 0x7d /* } */) depth--
   }
   return deepest
+}
+
+/** Whether a request carries a body: a Content-Length other than 0, or a Transfer-Encoding. */
+export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const length = request.headers["content-length"]
+  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
@@ -149,7 +155,8 @@ export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): H
           nestingDepth(body) > MAX_BODY_DEPTH
             ? Effect.fail(new BodyRejected({ reason: "too_deep" }))
             : Effect.try({
-                try: (): unknown => (body === "" ? null : JSON.parse(body)),
+                // No body at all is read as `undefined`: `{}` or nothing is what an operation without fields accepts.
+                try: (): unknown => (body === "" ? undefined : JSON.parse(body)),
                 catch: () => new BodyRejected({ reason: "invalid_json" })
               })
         )

@@ -296,6 +296,15 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       expect(invoices!.body.items.map((i: { id: string }) => i.id)).not.toContain(otherInvoiceId)
     })
 
+    it("refuses unknown members, naming each, and creates nothing (issue 19)", async () => {
+      const answer = await createApplication({ name: "Typo", roles: ["billing"], contextIds: [org.rootId], context_ids: [org.rootId], rolez: [] })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues.map((issue: { path: string }) => issue.path)).toEqual(["/context_ids", "/rolez"])
+      expect(answer.body.issues[0].message).toMatch(/^is not a member of this request; its members are: /)
+      const listed = await adminCall(url("/api/applications?q=Typo"), session)
+      expect(listed.body.items).toEqual([])
+    })
+
     it("refuses to grant another organization's context: 400 with the field's issue", async () => {
       const answer = await createApplication({ name: "Cross", roles: ["billing"], contextIds: [org.rootId, other.rootId] })
       expect(answer.status).toBe(400)
@@ -439,9 +448,19 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       expect((await adminCall(url("/api/customers?kind=private"), session)).body.items).toHaveLength(0)
       expect((await adminCall(url("/api/billing/send-queue"), session)).body.items.length).toBeGreaterThan(0)
       expect((await adminCall(url("/api/billing/invoice-proposals?status=proposed"), session)).body.items.length).toBeGreaterThan(0)
-      const badDate = await adminCall(url("/api/audit-log?from=2026-13-40"), session)
-      expect(badDate.status).toBe(400)
-      expect(badDate.body.issues).toEqual([{ path: "/from", message: "must be a date YYYY-MM-DD or an ISO 8601 date-time" }])
+      const DATE_BOUND =
+        "must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a UTC offset that exists in the calendar, from " +
+        "1900-01-01 to 2999-12-31"
+      // Impossible dates and date-times, and a date-time without an offset (issue 19): never read as another day.
+      for (const from of ["2026-13-40", "2026-02-30", "2026-11-31T09:00:00Z", "2026-11-20T09:00", "0000-01-01"]) {
+        const badDate = await adminCall(url(`/api/audit-log?from=${encodeURIComponent(from)}`), session)
+        expect([badDate.status, from]).toEqual([400, from])
+        expect(badDate.body.issues).toEqual([{ path: "/from", message: DATE_BOUND }])
+      }
+      const badDay = await adminCall(url("/api/booking/requests?from=2027-02-29"), session)
+      expect(badDay.body.issues).toEqual([
+        { path: "/from", message: "must be a date (YYYY-MM-DD) that exists in the calendar, from 1900-01-01 to 2999-12-31" }
+      ])
       const future = await adminCall(url("/api/audit-log?from=2999-01-01"), session)
       expect(future.body.items).toEqual([])
     })

@@ -91,6 +91,14 @@ describe.each(TestDatabase.kinds())("the console's billing actions on %s", (kind
       const malformed = await post("/api/billing/invoice-runs", { operationalContextId: plain.rootId, periodStart: "2027-13-01", periodEnd: "x", invoiceDate: "" })
       expect(malformed.status).toBe(400)
       expect(malformed.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["/invoiceDate", "/periodEnd", "/periodStart"])
+      // Impossible dates (issue 19): each field once, with the calendar's sentence.
+      const impossible = await post("/api/billing/invoice-runs", { operationalContextId: plain.rootId, periodStart: "2026-02-29", periodEnd: "2026-04-31", invoiceDate: "2026-11-31" })
+      expect(impossible.body.issues).toEqual(
+        ["/periodStart", "/periodEnd", "/invoiceDate"].map((path) => ({
+          path,
+          message: "must be a date (YYYY-MM-DD) that exists in the calendar, from 1900-01-01 to 2999-12-31"
+        }))
+      )
     })
 
     it("approves the run: its invoices enter the API's send queue", async () => {

@@ -5,6 +5,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
 import { call, type TestApp, token } from "../support/TestApp.js"
@@ -464,6 +465,65 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
         Db.query((db) => db.selectFrom("events").selectAll().where("type", "=", "billing.invoice.failed").execute())
       )
       expect(event.some((e) => (e.payload as { invoiceId?: string }).invoiceId === invoiceId)).toBe(true)
+    })
+  })
+
+  describe("strict input (issue 19): real dates, known members, {} for no fields", () => {
+    const DATE = "must be a date (YYYY-MM-DD) that exists in the calendar, from 1900-01-01 to 2999-12-31"
+    const statusOf = (invoiceId: string) =>
+      app.run(Db.query((db) => db.selectFrom("invoices").select("status").where("id", "=", invoiceId).executeTakeFirstOrThrow())).then((row) => row.status)
+
+    it("refuses impossible report-sent dates, each field once, and leaves the invoice approved", async () => {
+      const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+      const answer = await call(url(`/v1/billing/invoices/${invoiceId}/report-sent`), {
+        token: billingToken,
+        body: { issuedInvoiceNumber: "F-1", issuedInvoiceDate: "2027-02-29", dueDate: "0999-12-31", issuedTotalGrossMinorUnits: 12_500 }
+      })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues).toEqual([
+        { path: "/issuedInvoiceDate", message: DATE },
+        { path: "/dueDate", message: DATE }
+      ])
+      expect(await statusOf(invoiceId)).toBe("approved")
+    })
+
+    it.each([
+      ["report-payment", { paymentId: "p-1", amountMinorUnits: 100, paidOn: "2027-04-31" }, "/paidOn"],
+      ["report-payment-reversed", { paymentId: "p-1", reversedOn: "2026-02-29" }, "/reversedOn"],
+      ["report-write-off", { writeOffId: "w-1", amountMinorUnits: 100, writtenOffOn: "3000-01-01" }, "/writtenOffOn"]
+    ])("%s refuses an impossible date before looking the invoice up", async (operation, body, path) => {
+      const answer = await call(url(`/v1/billing/invoices/${randomUUID()}/${operation}`), { token: billingToken, body })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues).toEqual([{ path, message: DATE }])
+    })
+
+    it("refuses unknown members, naming each, and changes nothing", async () => {
+      const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+      const answer = await call(url(`/v1/billing/invoices/${invoiceId}/report-failed`), {
+        token: billingToken,
+        body: { reason: "ERP down", retry: true, "a/b": 1 }
+      })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues).toEqual([
+        { path: "/retry", message: "is not a member of this request; its members are: reason" },
+        { path: "/a~1b", message: "is not a member of this request; its members are: reason" }
+      ])
+      expect(await statusOf(invoiceId)).toBe("approved")
+    })
+
+    it("report-discarded takes {} or no body, and refuses [], [1,2], \"s\" and 1", async () => {
+      for (const text of ["[]", "[1,2]", "\"s\"", "1"]) {
+        const answer = await call(url(`/v1/billing/invoice-withdrawals/${randomUUID()}/report-discarded`), {
+          token: billingToken,
+          body: text,
+          headers: { "content-type": "application/json" }
+        })
+        expect([answer.status, answer.body.issues]).toEqual([400, [{ path: "", message: "The body must be an empty JSON object, {}, or absent." }]])
+      }
+      for (const body of [{}, undefined]) {
+        const answer = await call(url(`/v1/billing/invoice-withdrawals/${randomUUID()}/report-discarded`), { token: billingToken, method: "POST", body })
+        expect(answer.status).toBe(404)
+      }
     })
   })
 

@@ -12,6 +12,7 @@ import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type BookingFixture, at, bookingSetup, localDate, plusMinutes, soon } from "../support/BookingFixtures.js"
 import * as Fixtures from "../support/Fixtures.js"
+import { impossibleDate, impossibleInstant } from "../support/Hostile.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
 
 const STOCKHOLM = "Europe/Stockholm"
@@ -320,6 +321,88 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
     })
   })
 
+  describe("strict input (issue 19): real dates, known members, readable messages", () => {
+    const DATE = "must be a date (YYYY-MM-DD) that exists in the calendar, from 1900-01-01 to 2999-12-31"
+    const INSTANT =
+      "must be an ISO 8601 date-time with a UTC offset, e.g. 2026-03-24T10:00:00Z, that exists in the calendar, " +
+      "from 1900-01-01 to 2999-12-31, at most to the millisecond"
+
+    it.each(["2027-02-29", "2027-04-31", "2026-13-01", "0000-01-01", "1899-12-31", "3000-01-01"])(
+      "refuses a stay from %s (400, never a 500), and books nothing",
+      async (checkInDate) => {
+        const before = await bookingRows()
+        const answer = await create({ resourceId: fixture.flat.id, stay: { checkInDate, checkOutDate: localDate(OSLO, 22) } })
+        expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+        expect(answer.body.issues).toEqual([{ path: "/stay/checkInDate", message: DATE }])
+        expect(await bookingRows()).toBe(before)
+      }
+    )
+
+    it.each(["2026-11-31T09:00:00Z", "2027-02-29T10:00:00+01:00", "2026-05-01T24:00:00Z", "2026-05-01T10:00:60Z", "0000-01-01T00:00:00Z", "2026-05-01T10:00:00.0001Z"])(
+      "refuses a period starting %s, never read as another instant",
+      async (start) => {
+        const before = await bookingRows()
+        const answer = await create({ resourceId: fixture.room.id, period: { start, end: roomPeriod("10:00", "11:00").end } })
+        expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+        // One issue for the field: no "/period: Expected undefined" beside it.
+        expect(answer.body.issues).toEqual([{ path: "/period/start", message: INSTANT }])
+        expect(await bookingRows()).toBe(before)
+      }
+    )
+
+    it("refuses an availability window from 0000-01-01T00:00:00Z or to 2026-11-31 (400, never a 500)", async () => {
+      for (const [query, path] of [
+        ["from=0000-01-01T00:00:00Z&to=2026-01-02T00:00:00Z", "/from"],
+        ["from=2026-11-30T00:00:00Z&to=2026-11-31T00:00:00Z", "/to"]
+      ] as const) {
+        const answer = await get(`/v1/booking/resources/${fixture.room.id}/availability?${query}`)
+        expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+        expect(answer.body.issues).toEqual([{ path, message: INSTANT }])
+      }
+    })
+
+    it.each(["0x3c", "6e1", "060", "+60", "60.0", " 60", "", "0", "44641"])("refuses durationMinutes=%s like limit", async (spelling) => {
+      const window = `from=${at(STOCKHOLM, tuesday(), "00:00")}&to=${at(STOCKHOLM, tuesday(), "23:00")}`
+      const answer = await get(`/v1/booking/resources/${fixture.room.id}/availability?${window}&durationMinutes=${encodeURIComponent(spelling)}`)
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues).toEqual([{ path: "/durationMinutes", message: "must be an integer from 1 to 44640" }])
+      expect((await get(`/v1/booking/resources/${fixture.room.id}/availability?${window}&durationMinutes=60`)).status).toBe(200)
+    })
+
+    it("refuses unknown members, naming each one, and books nothing (addons is not addOns)", async () => {
+      const before = await bookingRows()
+      const answer = await create({ resourceId: fixture.room.id, period: roomPeriod("15:00", "16:00"), addons: [{ addOnProductId: fixture.lunch.id, quantity: 2 }], note: "lunch" })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues.map((issue: { path: string }) => issue.path)).toEqual(["/addons", "/note"])
+      expect(answer.body.issues[0].message).toMatch(/^is not a member of this request; its members are: .*addOns/)
+      const nested = await preview({ resourceId: fixture.room.id, period: { ...roomPeriod("15:00", "16:00"), timeZone: STOCKHOLM } })
+      expect(nested.body.issues).toEqual([{ path: "/period/timeZone", message: "is not a member of this request; its members are: start, end" }])
+      expect(await bookingRows()).toBe(before)
+    })
+
+    it("answers sentences: one issue per failing field, every value of an enum, no value echoed", async () => {
+      const answer = await create({
+        resourceId: "room-1",
+        period: roomPeriod("15:00", "16:00"),
+        currency: "SEKK",
+        guest: { name: "A", email: Array.from({ length: 1000 }, (_, index) => `xxxxxxxxxx${index}@example.se`) },
+        addOns: [{ addOnProductId: fixture.lunch.id, quantity: 1.5, deliverAt: "2026-05-01T10:00:00Z" }]
+      })
+      expect(answer.status).toBe(400)
+      const issues: Array<{ path: string; message: string }> = answer.body.issues
+      expect(issues.find((issue) => issue.path === "/currency")?.message).toBe("must be one of: SEK, NOK, DKK, EUR, USD, GBP")
+      expect(issues.find((issue) => issue.path === "/resourceId")?.message).toBe("must be a UUID")
+      expect(issues.find((issue) => issue.path === "/guest/email")?.message).toBe("must be an e-mail address of at most 254 characters")
+      expect(issues.find((issue) => issue.path === "/addOns/0/quantity")?.message).toBe("must be an integer from 1 to 10000")
+      expect(new Set(issues.map((issue) => issue.path)).size).toBe(issues.length)
+      for (const issue of issues) {
+        expect(issue.message).not.toMatch(/Expected|actual/)
+        expect(issue.message).not.toContain("xxxxxxxxxx")
+        expect(issue.message.length).toBeLessThanOrEqual(300)
+      }
+    })
+  })
+
   describe("hostile input (fast-check): never a 5xx, always problem details", () => {
     const expectBelow500 = (answer: { status: number; headers: Headers; body: unknown }, what: string) => {
       expect(answer.status, `${what} → ${JSON.stringify(answer.body).slice(0, 200)}`).toBeLessThan(500)
@@ -328,14 +411,15 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
     const instant = fc.oneof(
       fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString()),
       fc.string({ maxLength: 30 }),
-      fc.constantFrom("2026-02-30T10:00:00Z", "9999-12-31T23:59:59+14:00", "2026-03-29T02:30:00+01:00", "")
+      fc.constantFrom("2026-02-30T10:00:00Z", "9999-12-31T23:59:59+14:00", "2026-03-29T02:30:00+01:00", ""),
+      impossibleInstant
     )
     const value = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 20 }), fc.constant(null), fc.boolean())
     const body = fc.record(
       {
         resourceId: fc.oneof(fc.constantFrom(() => fixture.room.id, () => fixture.flat.id).map((f) => f()), fc.uuid(), value),
         period: fc.oneof(fc.record({ start: instant, end: instant }), value),
-        stay: fc.oneof(fc.record({ checkInDate: fc.string({ maxLength: 12 }), checkOutDate: fc.string({ maxLength: 12 }) }), value),
+        stay: fc.oneof(fc.record({ checkInDate: fc.oneof(fc.string({ maxLength: 12 }), impossibleDate), checkOutDate: fc.oneof(fc.string({ maxLength: 12 }), impossibleDate) }), value),
         addOns: fc.oneof(
           fc.array(fc.record({ addOnProductId: fc.oneof(fc.constant(fixture?.lunch.id ?? ""), fc.uuid()), quantity: fc.oneof(fc.integer(), value), deliverAt: instant, specialPortions: fc.oneof(fc.array(fc.record({ label: fc.string({ maxLength: 5 }), quantity: fc.integer() }), { maxLength: 3 }), value) }), { maxLength: 4 }),
           value

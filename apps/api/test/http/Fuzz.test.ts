@@ -8,6 +8,7 @@ import * as TestDatabase from "@propline/db/TestDatabase"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
+import { impossibleDate, nonObjectBody, withUnknownMembers } from "../support/Hostile.js"
 import { start, type TestApp, token } from "../support/TestApp.js"
 
 /** Text a hostile client might send: controls of both blocks, lone surrogates, brackets, digits in odd forms. */
@@ -71,6 +72,7 @@ describe.each(TestDatabase.kinds())("fuzzing the API host on %s", (kind) => {
       expect(problem.type).toBe("about:blank")
       expect(problem.status).toBe(response.status)
     }
+    return response.status
   }
 
   it("answers every hostile report with less than 500 and problem details", async () => {
@@ -143,6 +145,39 @@ describe.each(TestDatabase.kinds())("fuzzing the API host on %s", (kind) => {
       ),
       { numRuns: 300 }
     )
+  })
+
+  it("refuses impossible dates, unknown members and non-object bodies with 400 problem details (issue 19)", async () => {
+    const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+    const reports = {
+      "report-payment": { paymentId: "P-9", amountMinorUnits: 100, paidOn: "2026-11-21" },
+      "report-payment-reversed": { paymentId: "P-9", reversedOn: "2026-11-22" },
+      "report-write-off": { writeOffId: "W-9", amountMinorUnits: 100, writtenOffOn: "2026-11-22" },
+      "report-sent": { issuedInvoiceNumber: "F-9", issuedInvoiceDate: "2026-11-20", dueDate: "2026-12-20", issuedTotalGrossMinorUnits: 100 },
+      "report-failed": { reason: "ERP down" }
+    } as const
+    const dated = { "report-payment": "paidOn", "report-payment-reversed": "reversedOn", "report-write-off": "writtenOffOn", "report-sent": "dueDate", "report-failed": undefined } as const
+    type Operation = keyof typeof reports
+    const operation = fc.constantFrom(...(Object.keys(reports) as Array<Operation>))
+    const body = (op: Operation) =>
+      fc.oneof(
+        withUnknownMembers(fc.constant({ ...reports[op] })),
+        dated[op] === undefined ? withUnknownMembers(fc.constant({ ...reports[op] })) : impossibleDate.map((date) => JSON.stringify({ ...reports[op], [dated[op]!]: date })),
+        nonObjectBody.filter((text) => text !== "")
+      )
+    await fc.assert(
+      fc.asyncProperty(
+        operation.chain((op) => fc.tuple(fc.constant(op), body(op))),
+        fc.constantFrom(invoiceId, "00000000-0000-4000-8000-000000000000"),
+        async ([op, text], id) => {
+          expect(await send("POST", `/v1/billing/invoices/${id}/${op}`, text, "application/json"), `${op} ${text.slice(0, 100)}`).toBe(400)
+        }
+      ),
+      { numRuns: 200 }
+    )
+    for (const text of ["[]", "[1,2]", "\"s\"", "1", "{\"discarded\":true}"]) {
+      expect(await send("POST", `/v1/billing/invoice-withdrawals/${invoiceId}/report-discarded`, text, "application/json")).toBe(400)
+    }
   })
 
   it("answers every hostile list query with less than 500 and problem details", async () => {

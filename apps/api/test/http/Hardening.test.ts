@@ -117,12 +117,13 @@ describe.each(TestDatabase.kinds())("hardening over HTTP on %s", (kind) => {
         const bareApp = await app.run(Fixtures.application(bare))
         const bareToken = await token(app.authUrl, bareApp.clientId, bareApp.secret)
         const missing = "00000000-0000-4000-8000-000000000000"
-        for (const path of [
-          `/v1/billing/invoice-proposals/${missing}/pass`,
-          `/v1/billing/invoice-proposals/${missing}/reject`,
-          `/v1/billing/invoices/${missing}/report-failed`
-        ]) {
-          const answer = await call(url(path), { token: bareToken, body: { externalReference: "ERP-404", reason: "x" } })
+        // Each body names only its operation's members: an unknown one is refused before the lookup (issue 19).
+        for (const [path, body] of [
+          [`/v1/billing/invoice-proposals/${missing}/pass`, { externalReference: "ERP-404" }],
+          [`/v1/billing/invoice-proposals/${missing}/reject`, { reason: "x" }],
+          [`/v1/billing/invoices/${missing}/report-failed`, { reason: "x" }]
+        ] as const) {
+          const answer = await call(url(path), { token: bareToken, body })
           expect(answer.status).toBe(404)
         }
         const visible = await app.run(Fixtures.proposal(bare))

@@ -415,6 +415,22 @@ describe.each(TestDatabase.kinds())("integrations over HTTP on %s", (kind) => {
       await app.run(disconnect(connector, id))
     })
 
+    it("refuses unknown members, naming each, and leaves the configuration connecting (issue 19)", async () => {
+      const id = await connecting({ kind: "signing", contextIds: [org.otherPropertyId] })
+      const answer = await report(id, "ready", { externalAccount: { ...ACCOUNT, plan: "pro" }, settings: signingSettings, readyAt: "now" })
+      expect([answer.status, answer.body.code]).toEqual([400, "VALIDATION_FAILED"])
+      expect(answer.body.issues).toEqual([
+        { path: "/readyAt", message: "is not a member of this request; its members are: externalAccount, declaredGates, settings" },
+        { path: "/externalAccount/plan", message: "is not a member of this request; its members are: id, name" }
+      ])
+      expect((await statusOf(id)).status).toBe("connecting")
+      // A list of 1,000 gates is named by its bound, never echoed.
+      const gates = await ready(id, { declaredGates: Array.from({ length: 1000 }, (_, index) => `gate-${index}`) })
+      expect(gates.body.issues).toEqual([{ path: "/declaredGates", message: "must have at most 20 items" }])
+      expect((await ready(id, { settings: signingSettings })).status).toBe(201)
+      await app.run(disconnect(connector, id))
+    })
+
     it("refuses a repeated report and one on a configuration not connecting (400 INTEGRATIONS_CONNECTION_NOT_SUPPORTED)", async () => {
       const id = await connecting({ kind: "booking", contextIds: [org.otherPropertyId] })
       const settings = { settings: { websiteUrl: "https://book.nordhavn.example" } }

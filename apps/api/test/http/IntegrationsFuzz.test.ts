@@ -8,7 +8,7 @@ import * as TestDatabase from "@propline/db/TestDatabase"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
-import { checkedSender, hostileBody as hostileBodyOf, hostileId, hostileText, hostileValue } from "../support/Hostile.js"
+import { checkedSender, hostileBody as hostileBodyOf, hostileId, hostileText, hostileValue, nonObjectBody, withUnknownMembers } from "../support/Hostile.js"
 import {
   configuration,
   connect,
@@ -102,6 +102,30 @@ describe.each(TestDatabase.kinds())("fuzzing the integrations operations on %s",
       ),
       { numRuns: 300 }
     )
+  })
+
+  it("refuses unknown members and non-object bodies with 400 problem details, leaving the configurations connecting (issue 19)", async () => {
+    const valid = {
+      "connection-references/redeem": { connectionReference: "icr_unknown" },
+      ready: { externalAccount: { id: "fuzz-1", name: "Fuzz AB" } },
+      failed: { reason: "setup failed" }
+    } as const
+    const operation = fc.constantFrom(...(Object.keys(valid) as Array<keyof typeof valid>))
+    await fc.assert(
+      fc.asyncProperty(
+        operation.chain((op) => fc.tuple(fc.constant(op), fc.oneof(withUnknownMembers(fc.constant({ ...valid[op] })), nonObjectBody))),
+        fc.constantFrom(...connecting),
+        async ([op, body], configurationId) => {
+          const path = op === "connection-references/redeem" ? `/v1/integrations/${op}` : `/v1/integrations/configurations/${configurationId}/${op}`
+          const status = await send("POST", path, { body, type: "application/json" })
+          expect(status, `${op} ${body.slice(0, 100)}`).toBe(400)
+        }
+      ),
+      { numRuns: 150 }
+    )
+    const listed = await fetch(`${app.apiUrl}/v1/integrations/configurations?limit=100`, { headers: { authorization: `Bearer ${connectorToken}` } })
+    const items = ((await listed.json()) as { items: Array<{ id: string; status: string }> }).items
+    for (const id of connecting) expect(items.find((item) => item.id === id)?.status).toBe("connecting")
   })
 
   it("answers every hostile list query with less than 500 and problem details", async () => {

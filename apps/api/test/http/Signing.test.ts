@@ -437,6 +437,40 @@ describe.each(TestDatabase.kinds())("signing over HTTP on %s", (kind) => {
     })
   })
 
+  describe("strict bodies (issue 19): {} or nothing, no unknown member", () => {
+    const EMPTY = [{ path: "", message: "The body must be an empty JSON object, {}, or absent." }]
+    const raw = (attemptId: string, outcome: string, text: string) =>
+      call(url(`/v1/crm/signing-attempts/${attemptId}/${outcome}`), { token: signingToken, body: text, headers: { "content-type": "application/json" } })
+
+    it.each(["expired", "withdrawn"])("%s refuses [], [1,2], \"s\", 1, null and {\"a\":1}, changing nothing; takes {} or no body", async (outcome) => {
+      const attempt = await startedAttempt()
+      const second = await startedAttempt()
+      if (outcome === "withdrawn") {
+        await app.run(Signing.withdrawalRequested(org, attempt.id))
+        await app.run(Signing.withdrawalRequested(org, second.id))
+      }
+      for (const body of ["[]", "[1,2]", "\"s\"", "1", "null", "{\"a\":1}"]) {
+        const answer = await raw(attempt.id, outcome, body)
+        expect([answer.status, answer.body.code, body]).toEqual([400, "VALIDATION_FAILED", body])
+        expect(answer.body.issues).toEqual(body === "{\"a\":1}" ? [{ path: "/a", message: "is not a member of this request; it has none" }] : EMPTY)
+      }
+      expect((await app.run(Signing.attemptState(attempt.id))).status).toBe("started")
+      expect((await report(attempt.id, outcome, {})).status).toBe(201)
+      // No body at all, and no content type: the same as {}.
+      const bare = await fetch(url(`/v1/crm/signing-attempts/${second.id}/${outcome}`), { method: "POST", headers: { authorization: `Bearer ${signingToken}` } })
+      expect(bare.status).toBe(201)
+    })
+
+    it("refuses an unknown member of started, and a size with a sentence naming its bounds", async () => {
+      const attempt = await queuedAttempt()
+      const answer = await report(attempt.id, "started", { providerDocumentId: "doc-x", providerDocumentID: "doc-x" })
+      expect(answer.body.issues).toEqual([{ path: "/providerDocumentID", message: "is not a member of this request; its members are: providerDocumentId" }])
+      expect((await app.run(Signing.attemptState(attempt.id))).status).toBe("queued")
+      const size = await report(attempt.id, "signed-document-upload", { sizeBytes: 26_214_401, sha256: "a".repeat(64) })
+      expect(size.body.issues).toEqual([{ path: "/sizeBytes", message: "must be an integer from 1 to 26214400" }])
+    })
+  })
+
   describe("failed (queued or started → failed)", () => {
     it("from queued and from started, with the reason", async () => {
       for (const attempt of [await queuedAttempt(), await startedAttempt()]) {

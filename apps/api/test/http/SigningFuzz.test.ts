@@ -17,6 +17,7 @@ import {
   hostileText,
   hostileValue
 } from "../support/Hostile.js"
+import { nonObjectBody, withUnknownMembers } from "../support/Hostile.js"
 import * as Signing from "../support/SigningFixtures.js"
 import { start, type TestApp, token } from "../support/TestApp.js"
 
@@ -74,6 +75,34 @@ describe.each(TestDatabase.kinds())("fuzzing the signing operations on %s", (kin
       ),
       { numRuns: 250 }
     )
+  })
+
+  it("refuses unknown members and non-object bodies on every report with 400 problem details (issue 19)", async () => {
+    const started = await app.run(Signing.prepared(org, await app.run(Signing.contract(org))))
+    await send("POST", `/v1/crm/signing-attempts/${started.id}/started`, { body: JSON.stringify({ providerDocumentId: "fuzz-strict" }), type: "application/json" })
+    const valid: Record<(typeof OUTCOMES)[number], Record<string, unknown>> = {
+      started: { providerDocumentId: "doc" },
+      "signed-document-upload": { sizeBytes: 10, sha256: "a".repeat(64) },
+      signed: { uploadId: "00000000-0000-4000-8000-000000000000" },
+      declined: { partyId: "00000000-0000-4000-8000-000000000000" },
+      expired: {},
+      withdrawn: {},
+      failed: { reason: "could not create" }
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...OUTCOMES).chain((outcome) =>
+          fc.tuple(fc.constant(outcome), fc.oneof(withUnknownMembers(fc.constant(valid[outcome])), nonObjectBody.filter((text) => text !== "")))
+        ),
+        fc.constantFrom(started.id, "00000000-0000-4000-8000-000000000000"),
+        async ([outcome, body], id) => {
+          const status = await send("POST", `/v1/crm/signing-attempts/${id}/${outcome}`, { body, type: "application/json" })
+          expect(status, `${outcome} ${body.slice(0, 100)}`).toBe(400)
+        }
+      ),
+      { numRuns: 150 }
+    )
+    expect((await app.run(Signing.attemptState(started.id))).status).toBe("started")
   })
 
   it("answers every hostile queue query with less than 500 and problem details", async () => {

@@ -80,3 +80,57 @@ export const hostilePdf = fc
     fc.integer({ min: 1, max: 200 * 1024 })
   )
   .map(([unit, size]) => new TextEncoder().encode(`%PDF-1.7\n${unit.repeat(Math.max(1, Math.floor(size / unit.length)))}`))
+
+/** Dates that do not exist, or fall outside 1900-01-01..2999-12-31, or are spelled otherwise (issue 19). */
+export const impossibleDate = fc.constantFrom(
+  "2027-02-29",
+  "2027-04-31",
+  "2026-11-31",
+  "2026-00-10",
+  "2026-13-01",
+  "0000-01-01",
+  "1899-12-31",
+  "3000-01-01",
+  "9999-12-31",
+  "+002026-01-01",
+  "2026-1-5",
+  "2026-01-01T00:00:00Z"
+)
+
+/** Instants that name no instant exactly: impossible dates and times, out of range, finer than a millisecond. */
+export const impossibleInstant = fc.oneof(
+  impossibleDate.map((date) => `${date}T09:00:00Z`),
+  fc.constantFrom(
+    "2026-11-31T09:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "2026-05-01T24:00:00Z",
+    "2026-05-01T10:60:00Z",
+    "2026-05-01T10:00:60Z",
+    "2026-05-01T10:00:00.0001Z",
+    "2026-05-01T10:00:00+24:00",
+    "2026-05-01T10:00:00",
+    "+275760-09-13T00:00:00Z",
+    "-000001-01-01T00:00:00Z",
+    "2026-05-01"
+  )
+)
+
+/** Bodies that are JSON but not an object, and no body at all. */
+export const nonObjectBody = fc.constantFrom("[]", "[1,2]", "[{}]", "\"s\"", "\"\"", "1", "0", "-1.5", "null", "true", "")
+
+/**
+ * `fields` as a JSON object with 1 to 4 members no operation names added: misspellings, prototype names
+ * (`__proto__` arrives as an own member, as JSON.parse makes it) and random names.
+ */
+export const withUnknownMembers = (fields: fc.Arbitrary<Record<string, unknown>>) =>
+  fc
+    .tuple(
+      fields,
+      fc.array(
+        fc.tuple(fc.oneof(fc.constantFrom("addons", "__proto__", "constructor", "toString", "hasOwnProperty", "ADDONS"), fc.string({ maxLength: 12 })), hostileValue),
+        { minLength: 1, maxLength: 4 }
+      )
+    )
+    .map(([known, extra]) =>
+      `{${[...Object.entries(known), ...extra].map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value ?? null)}`).join(",")}}`
+    )
