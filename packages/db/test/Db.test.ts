@@ -65,7 +65,9 @@ describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
       )
     )
     expect(row).toEqual({ big: 9007199254740991, day: "2026-02-28" })
-  })
+    // The first statement opens the database and runs every migration: seconds on PGlite, and well past the
+    // default 30 s on a busy 2-core machine.
+  }, 120_000)
 
   it("commits a successful transaction", async () => {
     const id = "00000000-0000-4000-8000-000000000001"
