@@ -45,6 +45,7 @@
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { freePorts } from "@propline/db/FreePort"
 import { Cause, Config, Duration, Effect, Exit, Option } from "effect"
 import { createPublicKey, randomBytes, verify, type JsonWebKey } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -71,7 +72,6 @@ import {
 import {
   BenchFailure,
   firstStdoutLine,
-  freePorts,
   hasExited,
   logTail,
   spawnNode,
