@@ -105,8 +105,8 @@ program.pipe(
   Effect.provide(AppConfig.fromEnv),
   exitOnKeyEncryptionError("Not starting"),
   // No span is exported anywhere (no tracer is configured), so the process does not record them: the HTTP
-  // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see the README's
-  // Performance section). A deployment that adds an OpenTelemetry tracer layer turns them back on here.
+  // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see
+  // docs/performance.md). A deployment that adds an OpenTelemetry tracer layer turns them back on here.
   Effect.provide(Layer.setTracerEnabled(false)),
   NodeRuntime.runMain
 )

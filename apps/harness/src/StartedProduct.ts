@@ -8,10 +8,10 @@
  * process starts gets the same generated key list, so several instances on one database open each other's keys. On
  * PGlite the product makes its own in the fresh data directory, as on a first start.
  */
+import { freePort } from "@propline/db/FreePort"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -21,17 +21,6 @@ const main = fileURLToPath(new URL("../../api/dist/main.js", import.meta.url))
 
 /** The key-encryption keys of every product on PostgreSQL this process starts (one random key, see above). */
 const KEY_ENCRYPTION_KEYS = `harness:${randomBytes(32).toString("base64url")}`
-
-/** A port on 127.0.0.1 that was free when asked (another process may take it before it is bound). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 
 export interface StartedProduct {
   readonly credentials: Credentials

@@ -4,6 +4,7 @@
  * runs it, with the machine's PATH (no `node_modules/.bin` of this test's own run), and the product's start line
  * names the version the hosts run on.
  */
+import { freePort } from "@propline/db/FreePort"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -12,7 +13,6 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { freePort } from "../src/StartedProduct.js"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const pinned = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {

@@ -11,12 +11,13 @@
  * answered), and writes them to `tooling/scripts/bench-floor-results.md`. Exits non-zero when a request fails.
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { freePorts } from "@propline/db/FreePort"
 import { Effect } from "effect"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, cpus, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { BenchFailure, freePorts, spawnNode } from "./internal/ChildProcesses.js"
+import { BenchFailure, spawnNode } from "./internal/ChildProcesses.js"
 import { measure, type LoadSettings } from "./internal/LoadRun.js"
 import { sampledWhile } from "./internal/ProcessUsage.js"
 

@@ -30,8 +30,8 @@
  *    other, the side that goes first alternating by round (so drift of the machine falls on both alike).
  * 6. Prints a Markdown table (per path: req/s, latencies, ours / baseline, the issue's threshold and whether it
  *    holds) and writes it to `tooling/scripts/bench-results.md` (with the rounds), the figures also to
- *    `bench-results.json`; when every path ran, also into the README's Performance section between its markers
- *    (unless `BENCH_README=false`).
+ *    `bench-results.json`; when every path ran, also into `docs/performance.md` between its markers (unless
+ *    `BENCH_README=false`, a name from when the table was in the README).
  *
  * Every wait is bounded; the child processes are stopped and the database dropped when the run ends, fails or is
  * interrupted (SIGINT/SIGTERM). Exits non-zero on failure, including any non-2xx answer or connection error. A
@@ -45,6 +45,7 @@
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { freePorts } from "@propline/db/FreePort"
 import { Cause, Config, Duration, Effect, Exit, Option } from "effect"
 import { createPublicKey, randomBytes, verify, type JsonWebKey } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -71,7 +72,6 @@ import {
 import {
   BenchFailure,
   firstStdoutLine,
-  freePorts,
   hasExited,
   logTail,
   spawnNode,
@@ -79,7 +79,7 @@ import {
 } from "./internal/ChildProcesses.js"
 import { measure, type LoadSettings, type LoadTarget, type Measurement } from "./internal/LoadRun.js"
 import { sampledWhile, type UsageFigures } from "./internal/ProcessUsage.js"
-import { writeReadmeSection } from "./internal/ReadmeSection.js"
+import { writeResultsSection } from "./internal/ResultsSection.js"
 import {
   jsonDocument,
   markdownDocument,
@@ -98,7 +98,7 @@ const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
 const ROOT_PACKAGE = join(REPO_ROOT, "package.json")
 const RESULTS_MD = join(REPO_ROOT, "tooling/scripts/bench-results.md")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
-const README = join(REPO_ROOT, "README.md")
+const PERFORMANCE_PAGE = join(REPO_ROOT, "docs/performance.md")
 
 /** Every path the benchmark knows, in the order a round measures them. */
 export const TARGETS = [
@@ -862,8 +862,8 @@ const program = Effect.gen(function* () {
     await writeFile(RESULTS_MD, markdownDocument(comparisons, info))
     await writeFile(RESULTS_JSON, jsonDocument(comparisons, info))
     if (everyTarget && config.readme) {
-      await writeReadmeSection(
-        README,
+      await writeResultsSection(
+        PERFORMANCE_PAGE,
         [`Last run: ${startedAt.toISOString().slice(0, 10)}, ${info.machine}.`, "", table, "", ...method(info)].join("\n")
       )
     }
@@ -877,7 +877,7 @@ const program = Effect.gen(function* () {
       )
     }
     for (const v of verdicts(comparisons)) console.log(`${v.met ? "holds " : "MISSED"}  ${v.what}: ${v.value} (${v.limit})`)
-    console.log(`wrote ${RESULTS_MD} and ${RESULTS_JSON}${everyTarget && config.readme ? ` and the README's Performance section` : ""}`)
+    console.log(`wrote ${RESULTS_MD} and ${RESULTS_JSON}${everyTarget && config.readme ? ` and ${PERFORMANCE_PAGE}` : ""}`)
   })
   if (proposals !== undefined && proposals.shortfall() > 0) {
     return yield* new BenchFailure({

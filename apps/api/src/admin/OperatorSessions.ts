@@ -22,8 +22,9 @@
  * Sign-in and sign-out are changes: each writes its audit entry in its transaction.
  */
 import { Data, Effect, Option } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
+import { sha256Hex } from "../platform/Digest.js"
 import * as Sql from "../platform/Sql.js"
 import { OperatorRepository } from "./OperatorRepository.js"
 import { decoyHash, verifyPassword } from "./Passwords.js"
@@ -52,7 +53,7 @@ export interface OperatorSession {
 }
 
 /** Lower-case hex SHA-256 of a session token: what `operator_sessions.token_digest` holds. */
-export const tokenDigest = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
+export const tokenDigest = (token: string): string => sha256Hex(token)
 
 /** How an e-mail address is compared: trimmed and lower-cased. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase()

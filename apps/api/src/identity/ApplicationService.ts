@@ -12,15 +12,16 @@ import * as Application from "@propline/identity/Application"
 import { formatSecret, SECRET_RANDOM_BYTES } from "@propline/identity/ClientSecret"
 import type { GrantRequest } from "@propline/identity/Grant"
 import { Effect, Schema } from "effect"
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { ContextService } from "../contexts/ContextService.js"
 import * as Audit from "../platform/Audit.js"
+import { sha256Hex } from "../platform/Digest.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { ApplicationRepository } from "./ApplicationRepository.js"
 
 /** Lower-case hex SHA-256 of a secret: what `application_secrets.secret_digest` holds. */
-export const secretDigest = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex")
+export const secretDigest = (secret: string): string => sha256Hex(secret)
 
 /** A new client_id: `app_` + 24 lower-case hex characters; unguessability rests on the secret, not the id. */
 const newClientId = (): string => `app_${randomBytes(12).toString("hex")}`

@@ -16,9 +16,9 @@ import { isWellFormedReference } from "@propline/integrations/ConnectionReferenc
 import { type IntegrationsRefusal, PointAlreadyFilled } from "@propline/integrations/IntegrationsRefusal"
 import type { IntegrationConfigurationRecord } from "@propline/integrations/IntegrationConfiguration"
 import { Effect, Schema } from "effect"
-import { createHash } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import * as CursorPage from "../platform/CursorPage.js"
+import { sha256Hex } from "../platform/Digest.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
@@ -29,7 +29,7 @@ const span = (name: string) => Effect.withSpan(`IntegrationService.${name}`, { c
 const isUuid = Schema.is(Schema.UUID)
 
 /** Lower-case hex SHA-256 of a connection reference: what is stored of it. */
-export const referenceDigest = (reference: string): string => createHash("sha256").update(reference, "utf8").digest("hex")
+export const referenceDigest = (reference: string): string => sha256Hex(reference)
 
 /** The 404 of a configuration the installation does not have (spec 7.1: missing or not visible, alike). */
 export const configurationNotFound = () => new RecordNotFound({ kind: "integration configuration" })

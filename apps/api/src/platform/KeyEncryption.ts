@@ -9,8 +9,8 @@
  * - Envelope (text): `v1.<kek id>.<iv>.<ciphertext>.<tag>`, the last three base64url.
  * - `KEY_ENCRYPTION_KEYS`: `<id>:<key>[,<id>:<key>…]`, each key 32 random bytes in base64url (or base64), each id
  *   1–32 of `A-Z a-z 0-9 _ -`. The first key seals; every listed key opens. Rotating: list a new key second in every
- *   instance, then first (each start re-seals every row under it), then drop the old one (README, "Key-encryption
- *   keys").
+ *   instance, then first (each start re-seals every row under it), then drop the old one (docs/operations.md,
+ *   "Keys at rest").
  * - Without `KEY_ENCRYPTION_KEYS`: on PostgreSQL (`DATABASE_URL`) start-up is refused; on PGlite (the development
  *   environment) the key list is read from `DATA_DIR/key-encryption-keys` (mode 0600), generated there on first start.
  *

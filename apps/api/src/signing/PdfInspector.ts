@@ -28,7 +28,7 @@ export interface PdfInspectorOptions {
 }
 
 /**
- * 5 s for a body of at most 25 MiB, whose whole check takes about 0.3 s of CPU at worst (README "Performance");
+ * 5 s for a body of at most 25 MiB, whose whole check takes about 0.3 s of CPU at worst (docs/performance.md);
  * a 32 MiB heap, where the check allocates a few KiB; two at once, the cores a small host has.
  */
 export const DEFAULT_PDF_INSPECTOR_OPTIONS: PdfInspectorOptions = {

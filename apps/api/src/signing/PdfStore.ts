@@ -3,9 +3,9 @@
  * size in bytes, lower-case hex SHA-256), in the caller's transaction. Used for the contract PDF a preparation
  * renders and for the signed PDF an upload brings.
  */
-import { sha256Hex } from "@propline/signing/SignedDocument"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { sha256Hex } from "../platform/Digest.js"
 import type { DocumentStorageShape } from "../storage/DocumentStorage.js"
 import type { SigningDocumentRepository } from "./SigningDocumentRepository.js"
 

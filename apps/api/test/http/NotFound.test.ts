@@ -1,5 +1,5 @@
 /**
- * The one rule for 404s (issue 19 item 5; the OpenAPI document's description and README "Reference"): `detail`
+ * The one rule for 404s (issue 19 item 5; the OpenAPI document's description and docs/reference.md): `detail`
  * names the kind of record not found, and `code` is present exactly where spec 7.3 lists a code for that kind
  * (`INTEGRATIONS_CONFIGURATION_NOT_FOUND`, tested in Integrations.test.ts); every other 404 of the API host carries
  * no code, since 7.3 lists none for it.

@@ -193,7 +193,7 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
         const second = yield* signed(before)
         const nextEntry = generateKeyEntry("next")
 
-        // Step 2 of the README's rotation: the new key first, the old one still listed.
+        // Step 2 of the rotation in docs/operations.md: the new key first, the old one still listed.
         const rotated = yield* instanceOver(yield* anotherInstanceDb, keyringOfEntries(nextEntry, testKeyEntry))
         for (const row of yield* storedRows) expect(row.privateJwkEnvelope).toMatch(/^v1\.next\./)
         expect(yield* verifiesAt(rotated, first)).toBe(true)

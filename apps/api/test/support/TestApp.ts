@@ -3,10 +3,10 @@
  * and offers a tiny HTTP helper for black-box tests.
  */
 import * as Db from "@propline/db/Db"
+import { freePort } from "@propline/db/FreePort"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Cause, type Clock, type Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as AppConfig from "../../src/AppConfig.js"
@@ -16,16 +16,6 @@ import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
 import * as StorageConfig from "../../src/storage/StorageConfig.js"
 import type { UrlSigner } from "../../src/storage/UrlSigner.js"
 import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 
 /**
  * Ports that {@link freePort} found free can be taken before the hosts bind them: by a suite running in parallel,

@@ -7,7 +7,6 @@ import { Data, Effect } from "effect"
 import { spawn, type ChildProcess } from "node:child_process"
 import { closeSync, openSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { createServer } from "node:net"
 
 export class BenchFailure extends Data.TaggedError("BenchFailure")<{ readonly message: string }> {}
 
@@ -131,22 +130,4 @@ export const firstStdoutLine = (child: RunningChild, timeoutMs: number) =>
     stdout.on("data", onData)
     child.process.once("exit", onExit)
     return Effect.sync(cleanup)
-  })
-
-/** `count` distinct free TCP ports on 127.0.0.1 (held open together while chosen, so they differ). */
-export const freePorts = (count: number): Promise<Array<number>> =>
-  new Promise((resolve, reject) => {
-    const servers = Array.from({ length: count }, () => createServer())
-    const ports: Array<number> = []
-    const closeAll = () => Promise.all(servers.map((server) => new Promise<void>((done) => server.close(() => done()))))
-    for (const server of servers) {
-      server.once("error", (error) => {
-        void closeAll().then(() => reject(error))
-      })
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address()
-        if (address !== null && typeof address !== "string") ports.push(address.port)
-        if (ports.length === count) void closeAll().then(() => resolve(ports))
-      })
-    }
   })

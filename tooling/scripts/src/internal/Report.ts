@@ -1,6 +1,6 @@
 /**
  * The benchmark's report: one Markdown table of every measured path against its baseline, with the issue's
- * "must hold" thresholds (printed, written to `bench-results.md` and between the README's markers), and the same
+ * "must hold" thresholds (printed, written to `bench-results.md` and between the markers of `docs/performance.md`), and the same
  * figures as JSON (`bench-results.json`). Each path is measured in several interleaved rounds; req/s is the mean of
  * the rounds, latencies the median of the rounds' percentiles. Ratios are ours / baseline from the same run.
  */
