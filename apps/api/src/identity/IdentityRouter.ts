@@ -42,7 +42,8 @@ import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { readBoundedBody } from "../platform/RequestBody.js"
 import { requestId } from "../platform/RequestId.js"
-import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
+import { AccessTokenVerificationLive, AccessTokenVerifier } from "./AccessTokenVerifier.js"
+import type { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 import { TokenIssuer } from "./TokenIssuer.js"
 
@@ -186,13 +187,17 @@ export const IdentityHttpApp: HttpApp.Default<never, AppConfig | SigningKeys | T
 )
 
 /**
- * The services of the identity host, also used by the API host (`AccessTokenVerifier`). Requires `Db`, `AppConfig`
+ * The services of the identity host, also used by the API host (`AccessTokenVerifier`, provided as the kernel's
+ * `AccessTokenVerification` port). Requires `Db`, `AppConfig`
  * and `KeyEncryption` (the signing keys are sealed at rest); fails with a `KeyEncryptionError` when the stored keys
  * don't open. `SigningKeys` is built once (layers are memoised by reference).
  */
 export const IdentityLive: Layer.Layer<
-  SigningKeys | TokenIssuer | AccessTokenVerifier,
+  SigningKeys | TokenIssuer | AccessTokenVerifier | AccessTokenVerification,
   KeyEncryptionError,
   Db | AppConfig | KeyEncryption
-> =
-  Layer.mergeAll(SigningKeys.Default, TokenIssuer.Default, AccessTokenVerifier.Default)
+> = Layer.mergeAll(
+  SigningKeys.Default,
+  TokenIssuer.Default,
+  AccessTokenVerificationLive.pipe(Layer.provideMerge(AccessTokenVerifier.Default))
+)
