@@ -25,7 +25,31 @@ export default [
     rules: { "no-restricted-imports": ["error", { paths: platformBarrels, patterns: alwaysRestricted }] }
   },
   {
-    files: ["src/**/*Service.ts", "src/**/*Repository.ts"],
+    // The kernel imports no capability: a need of the kernel is a port (a Context.Tag) a capability provides.
+    files: ["src/platform/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: platformBarrels,
+          patterns: [
+            ...alwaysRestricted,
+            { group: ["../*/**"], message: "The kernel imports no capability: declare a port here and provide it there." }
+          ]
+        }
+      ]
+    }
+  },
+  {
+    // Services by role whatever their suffix: the token grants, the token signer and verifier, the signing keys.
+    files: [
+      "src/**/*Service.ts",
+      "src/**/*Repository.ts",
+      "src/**/*Grant.ts",
+      "src/**/*Signer.ts",
+      "src/**/*Verifier.ts",
+      "src/**/SigningKeys.ts"
+    ],
     rules: {
       "no-restricted-imports": [
         "error",

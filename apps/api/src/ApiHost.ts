@@ -119,7 +119,8 @@ const bearerChallenge = HttpMiddleware.make((app) =>
 
 /**
  * The API layer: the contract, one handler group and one service per capability, and the kernel's middleware
- * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerifier.
+ * (authentication, roles, JSON bodies, problem details); needs Db, AppConfig and AccessTokenVerification
+ * (identity's `AccessTokenVerifier`, in `IdentityLive`).
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
   Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers, IntegrationHandlers]),

@@ -9,7 +9,6 @@ import type { BookingTime } from "@propline/booking/BookingCheck"
 import { SlotTaken } from "@propline/booking/BookingRefusal"
 import type { BookingRequestRecord } from "@propline/booking/BookingRequest"
 import type { PriceBreakdown } from "@propline/booking/Pricing"
-import * as Db from "@propline/db/Db"
 import type { BookingRequestTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Selectable, sql } from "kysely"
@@ -152,8 +151,8 @@ export class BookingRequestRepository extends Effect.Service<BookingRequestRepos
        * {@link RequestIdRace} when the Application's requestId was taken meanwhile.
        */
       insert: (record: BookingRequestRecord) =>
-        Effect.catchTag(
-          Db.query((db) =>
+        Sql.catchConstraintViolations(
+          (db) =>
             db
               .insertInto("bookingRequests")
               .values({
@@ -192,15 +191,13 @@ export class BookingRequestRepository extends Effect.Service<BookingRequestRepos
                 createdAt: record.createdAt,
                 updatedAt: record.updatedAt
               })
-              .execute()
-          ),
-          "SqlError",
-          (error): Effect.Effect<never, SlotTaken | RequestIdRace> => {
-            if (error.isExclusionViolation(EXCLUSION)) {
-              return Effect.fail(new SlotTaken({ detail: "Another booking holds part of this time." }))
+              .execute(),
+          (violation): SlotTaken | RequestIdRace | undefined => {
+            if (violation.kind === "exclusion" && violation.constraint === EXCLUSION) {
+              return new SlotTaken({ detail: "Another booking holds part of this time." })
             }
-            if (error.isUniqueViolation(REQUEST_ID_KEY)) return Effect.fail(new RequestIdRace())
-            return Effect.die(error)
+            if (violation.kind === "unique" && violation.constraint === REQUEST_ID_KEY) return new RequestIdRace()
+            return undefined
           }
         ).pipe(Effect.asVoid),
 

@@ -18,10 +18,11 @@
  */
 import { type PrincipalShape, type Role } from "@propline/contract/Authentication"
 import { ACCESS_TOKEN_TYPE, judgeClaims } from "@propline/identity/AccessTokenClaims"
-import { Clock, Data, Effect, Either, Option } from "effect"
+import { Clock, Data, Effect, Either, Layer, Option } from "effect"
 import { decodeProtectedHeader, jwtVerify } from "jose"
 import { createHash } from "node:crypto"
 import { AppConfig } from "../AppConfig.js"
+import { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
 /** Clock leeway for `exp` and `iat`, in seconds: instances' clocks may differ slightly. */
@@ -177,3 +178,10 @@ const joseReason = (error: unknown): AccessTokenInvalid["reason"] => {
       return "malformed"
   }
 }
+
+/**
+ * {@link AccessTokenVerifier} as the kernel's `AccessTokenVerification` port, which the API host's bearer
+ * authentication (`platform/Authentication.ts`) calls. Requires `AccessTokenVerifier`.
+ */
+export const AccessTokenVerificationLive: Layer.Layer<AccessTokenVerification, never, AccessTokenVerifier> =
+  Layer.effect(AccessTokenVerification, AccessTokenVerifier)

@@ -1,8 +1,9 @@
 /**
  * The identity host ({auth_url}; decisions 1):
  *
- * - `POST /oauth/token` (spec 5.1 to 5.3 and 7.2; decisions 3; RFC 6749 5.1 and 5.2): client_credentials and the
- *   installation-token grant, judged by `TokenRequest.parseTokenRequest` and issued by `TokenIssuer`. Success: 200
+ * - `POST /oauth/token` (spec 5.1 to 5.3 and 7.2; decisions 3; RFC 6749 5.1 and 5.2): judged by
+ *   `TokenRequest.parseTokenRequest`, then issued by `ClientCredentialsGrant` (client_credentials) or
+ *   `InstallationGrant` (the installation-token grant). Success: 200
  *   `{ access_token, token_type: "Bearer", expires_in: 600 }`. Refusal: the domain's status and
  *   `{ error, error_description }`; a 401 after HTTP Basic carries `WWW-Authenticate: Basic realm="<authUrl>",
  *   error="invalid_client"` (after client_secret_post it carries none: RFC 6749 5.2 requires it only when the client
@@ -22,7 +23,17 @@
  * Other paths: 404 problem details (spec 2.3); another method on a discovery path: 405 with `Allow: GET, HEAD`.
  * Every response carries `X-Request-Id` (decisions 4; `platform/RequestId.ts`).
  *
- * Serving it: `HttpServer.serve(IdentityHttpApp)` on a `NodeHttpServer.layer`, with {@link IdentityLive}
+ * Why a router and not an `HttpApi` group (as the API host's capabilities have): `HttpApiBuilder` decodes an
+ * endpoint's payload before its handler runs and answers its own errors, so the token endpoint's ordered checks
+ * could not hold. It reads the body whole (here: at most {@link MAX_TOKEN_REQUEST_BYTES}, strict UTF-8), decodes a
+ * form into a record (`parseTokenRequest` needs the text: a repeated parameter, an empty value and the content type
+ * are its first checks, answered as `invalid_request` in RFC 6749's format, not as problem details), and answers
+ * another method with 404 rather than 405 `Allow: POST` with `Cache-Control: no-store`. Discovery and JWKS stay here
+ * with it for the same 405 (`Allow: GET, HEAD`), and the identity host has no OpenAPI document to describe them
+ * in. The router stays thin: the grants are services (`ClientCredentialsGrant`, `InstallationGrant`) with their
+ * SQL in repositories, like every capability's.
+ *
+ * Serving it: `HttpServer.serve(IdentityHttpApp)` on a `NodeHttpServer.layer`, with {@link IdentityLive} and `Db`
  * (see `Hosts.ts`).
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
@@ -42,9 +53,11 @@ import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { readBoundedBody } from "../platform/RequestBody.js"
 import { requestId } from "../platform/RequestId.js"
-import { AccessTokenVerifier } from "./AccessTokenVerifier.js"
+import { AccessTokenVerificationLive, AccessTokenVerifier } from "./AccessTokenVerifier.js"
+import type { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
-import { TokenIssuer } from "./TokenIssuer.js"
+import { ClientCredentialsGrant } from "./ClientCredentialsGrant.js"
+import { InstallationGrant } from "./InstallationGrant.js"
 
 /** The largest token request body read, in bytes (16 KiB; a real one is well under 2 KiB). */
 export const MAX_TOKEN_REQUEST_BYTES = 16 * 1024
@@ -108,8 +121,12 @@ const tokenEndpoint = Effect.gen(function* () {
     authorization: request.headers["authorization"]
   })
   if (Either.isLeft(parsed)) return tokenErrorResponse(parsed.left, authUrl)
-  const issuer = yield* TokenIssuer
-  return yield* issuer.issue(parsed.right).pipe(
+  const tokenRequest = parsed.right
+  const issued =
+    tokenRequest._tag === "ClientCredentialsRequest"
+      ? (yield* ClientCredentialsGrant).issue(tokenRequest)
+      : (yield* InstallationGrant).issue(tokenRequest)
+  return yield* issued.pipe(
     Effect.match({
       onFailure: (error) => tokenErrorResponse(error, authUrl),
       onSuccess: (token) =>
@@ -162,7 +179,7 @@ const jwks = readOnly(
   )
 )
 
-/** The identity host's routes. Requires `AppConfig`, `SigningKeys` and `TokenIssuer`. */
+/** The identity host's routes. Requires `AppConfig`, `SigningKeys`, both grants and `Db`. */
 export const IdentityRouter = HttpRouter.empty.pipe(
   HttpRouter.all("/oauth/token", tokenEndpoint),
   HttpRouter.all("/.well-known/openid-configuration", discovery),
@@ -175,7 +192,10 @@ export const IdentityRouter = HttpRouter.empty.pipe(
  * `X-Request-Id` on every response (the API host's `requestId` middleware, so both hosts keep the same ids).
  * Fails only by interruption (the client hung up).
  */
-export const IdentityHttpApp: HttpApp.Default<never, AppConfig | SigningKeys | TokenIssuer> = IdentityRouter.pipe(
+export const IdentityHttpApp: HttpApp.Default<
+  never,
+  AppConfig | SigningKeys | ClientCredentialsGrant | InstallationGrant | Db
+> = IdentityRouter.pipe(
   Effect.catchTag("RouteNotFound", () => Effect.succeed(problem(404, "Not Found"))),
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
@@ -186,13 +206,18 @@ export const IdentityHttpApp: HttpApp.Default<never, AppConfig | SigningKeys | T
 )
 
 /**
- * The services of the identity host, also used by the API host (`AccessTokenVerifier`). Requires `Db`, `AppConfig`
+ * The services of the identity host, also used by the API host (`AccessTokenVerifier`, provided as the kernel's
+ * `AccessTokenVerification` port). Requires `Db`, `AppConfig`
  * and `KeyEncryption` (the signing keys are sealed at rest); fails with a `KeyEncryptionError` when the stored keys
  * don't open. `SigningKeys` is built once (layers are memoised by reference).
  */
 export const IdentityLive: Layer.Layer<
-  SigningKeys | TokenIssuer | AccessTokenVerifier,
+  SigningKeys | ClientCredentialsGrant | InstallationGrant | AccessTokenVerifier | AccessTokenVerification,
   KeyEncryptionError,
   Db | AppConfig | KeyEncryption
-> =
-  Layer.mergeAll(SigningKeys.Default, TokenIssuer.Default, AccessTokenVerifier.Default)
+> = Layer.mergeAll(
+  SigningKeys.Default,
+  ClientCredentialsGrant.Default,
+  InstallationGrant.Default,
+  AccessTokenVerificationLive.pipe(Layer.provideMerge(AccessTokenVerifier.Default))
+)

@@ -18,18 +18,21 @@
  *   a row this process's keys can't open fails the build with a {@link KeyEncryptionError} (start-up refused), and
  *   no key is ever regenerated for it.
  *
- * Time comes from Effect's `Clock`. Database failures are defects: no caller can act on them.
+ * SQL in `SigningKeyRepository`, on `platform/Sql` (changes in `Sql.transaction` under the advisory lock). The
+ * service keeps the database it was built with: its reads refresh a per-instance cache behind effects that need
+ * nothing (`AccessTokenVerification` is such a port). Time comes from Effect's `Clock`. Database failures are
+ * defects: no caller can act on them.
  */
 import * as Db from "@propline/db/Db"
 import { ACCESS_TOKEN_TTL_SECONDS } from "@propline/identity/AccessTokenClaims"
 import { Clock, Effect, Either, Option, Ref, SynchronizedRef } from "effect"
 import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose"
-import { sql } from "kysely"
-import { KeyObject } from "node:crypto"
+import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto"
 import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
+import * as Sql from "../platform/Sql.js"
+import { SIGNING_ALGORITHM, SigningKeyRepository, type SigningKeyRow } from "./SigningKeyRepository.js"
 
-/** The only signing algorithm (decisions 3). */
-export const SIGNING_ALGORITHM = "ES256"
+export { SIGNING_ALGORITHM } from "./SigningKeyRepository.js"
 
 /** How long this instance trusts its in-memory list of keys before re-reading the database, in milliseconds. */
 export const REFRESH_INTERVAL_MS = 5_000
@@ -68,28 +71,13 @@ export interface SigningKeysShape {
   readonly rotate: (now: Date) => Effect.Effect<{ readonly kid: string }>
 }
 
-interface KeyRow {
-  readonly kid: string
-  /** Sealed; plaintext only in a row another (older) instance wrote after this one started. */
-  readonly privateJwkEnvelope: string | null
-  readonly privateJwk: Record<string, unknown> | null
-  readonly publicJwk: Record<string, unknown>
-  readonly createdAt: Date
-  readonly retiredAt: Date | null
-}
-
 interface Snapshot {
   /** Published keys, active first. */
-  readonly rows: ReadonlyArray<KeyRow>
-  readonly active: KeyRow
+  readonly rows: ReadonlyArray<SigningKeyRow>
+  readonly active: SigningKeyRow
   /** Clock time of the read, in milliseconds. */
   readonly loadedAt: number
 }
-
-// Any constant works as long as every instance uses the same one; hashtext keeps it readable in pg_locks.
-const lockSigningKeys = Db.query((db) =>
-  sql`select pg_advisory_xact_lock(hashtext('propline.signing_keys'))`.execute(db)
-)
 
 /** The associated data of a key's envelope: the record it belongs to. */
 const envelopeContext = (kid: string) => `signing_keys:${kid}`
@@ -98,7 +86,7 @@ const envelopeContext = (kid: string) => `signing_keys:${kid}`
  * Fresh key material, its private JWK sealed; generated outside the transaction so the lock is held only for two
  * statements.
  */
-const generateKey = (now: Date, keyring: Keyring): Effect.Effect<KeyRow> =>
+const generateKey = (now: Date, keyring: Keyring): Effect.Effect<SigningKeyRow> =>
   Effect.promise(async () => {
     const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true })
     const publicJwk = await exportJWK(publicKey)
@@ -114,86 +102,39 @@ const generateKey = (now: Date, keyring: Keyring): Effect.Effect<KeyRow> =>
     }
   })
 
-const insertKey = (key: KeyRow) =>
-  Db.query((db) =>
-    db
-      .insertInto("signingKeys")
-      .values({
-        kid: key.kid,
-        algorithm: SIGNING_ALGORITHM,
-        privateJwk: null,
-        privateJwkEnvelope: key.privateJwkEnvelope,
-        publicJwk: key.publicJwk,
-        createdAt: key.createdAt,
-        retiredAt: null
-      })
-      .execute()
-  )
-
 /**
  * Seals every stored private key still in plaintext and re-seals every one sealed under another key than the
  * keyring's primary, in one transaction under the advisory lock; opens each once, so a wrong key-encryption key
  * fails here, at start-up. Returns how many rows it wrote.
  */
-export const sealStoredKeys = (keyring: Keyring): Effect.Effect<number, KeyEncryptionError, Db.Db> =>
-  Db.transaction(
-    Effect.gen(function* () {
-      yield* lockSigningKeys
-      const rows = yield* Db.query((db) =>
-        db.selectFrom("signingKeys").select(["kid", "privateJwk", "privateJwkEnvelope"]).orderBy("kid").execute()
-      )
-      let written = 0
-      for (const row of rows) {
-        const stored = { plaintext: row.privateJwk === null ? null : JSON.stringify(row.privateJwk), envelope: row.privateJwkEnvelope }
-        const envelope = yield* resealed(keyring, stored, envelopeContext(row.kid))
-        if (envelope === undefined) continue
-        yield* Db.query((db) =>
-          db.updateTable("signingKeys").set({ privateJwk: null, privateJwkEnvelope: envelope }).where("kid", "=", row.kid).execute()
-        )
-        written++
-      }
-      return written
-    })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("SigningKeys.sealStoredKeys"))
-
-const hasActiveKey = Db.query((db) =>
-  db.selectFrom("signingKeys").select("kid").where("retiredAt", "is", null).limit(1).executeTakeFirst()
-).pipe(Effect.map((row) => row !== undefined))
-
-/** Creates the first key unless another instance did; serialised by the advisory lock. */
-const ensureActiveKey = (now: Date, keyring: Keyring) =>
-  Effect.flatMap(generateKey(now, keyring), (candidate) =>
-    Db.transaction(
+export const sealStoredKeys = (
+  keyring: Keyring
+): Effect.Effect<number, KeyEncryptionError, Db.Db | SigningKeyRepository> =>
+  Effect.flatMap(SigningKeyRepository, (repository) =>
+    Sql.transaction(
       Effect.gen(function* () {
-        yield* lockSigningKeys
-        if (yield* hasActiveKey) return
-        yield* insertKey(candidate)
+        yield* repository.lock
+        let written = 0
+        for (const row of yield* repository.privateKeys) {
+          const stored = {
+            plaintext: row.privateJwk === null ? null : JSON.stringify(row.privateJwk),
+            envelope: row.privateJwkEnvelope
+          }
+          const envelope = yield* resealed(keyring, stored, envelopeContext(row.kid))
+          if (envelope === undefined) continue
+          yield* repository.setEnvelope(row.kid, envelope)
+          written++
+        }
+        return written
       })
     )
-  )
-
-const selectPublishedKeys = (now: number) =>
-  Db.query((db) =>
-    db
-      .selectFrom("signingKeys")
-      .select(["kid", "privateJwkEnvelope", "privateJwk", "publicJwk", "createdAt", "retiredAt"])
-      .where((eb) =>
-        eb.or([
-          eb("retiredAt", "is", null),
-          eb("retiredAt", ">", new Date(now - RETIRED_KEY_RETENTION_SECONDS * 1000))
-        ])
-      )
-      // Active keys first; among several active ones (only possible by hand) the newest signs.
-      .orderBy(sql`retired_at is null`, "desc")
-      .orderBy("createdAt", "desc")
-      .orderBy("kid")
-      .execute()
-  )
+  ).pipe(Effect.withSpan("SigningKeys.sealStoredKeys"))
 
 export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/identity/SigningKeys", {
   effect: Effect.gen(function* () {
     const db = yield* Db.Db
     const keyring = yield* KeyEncryption
+    const repository = yield* SigningKeyRepository
     yield* sealStoredKeys(keyring)
     const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
     // Imported keys by kid; key material under a kid never changes, so entries never go stale.
@@ -201,17 +142,29 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const privateKeys = new Map<string, { readonly privateKey: CryptoKey; readonly keyObject: KeyObject }>()
     const lastUnknownKidRefresh = yield* Ref.make(Number.NEGATIVE_INFINITY)
 
+    /** Creates the first key unless another instance did; serialised by the advisory lock. */
+    const ensureActiveKey = (now: Date) =>
+      Effect.flatMap(generateKey(now, keyring), (candidate) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            yield* repository.lock
+            if (yield* repository.hasActiveKey) return
+            yield* repository.insert(candidate)
+          })
+        )
+      )
+
     const load = (now: number): Effect.Effect<Snapshot> =>
       Effect.gen(function* () {
-        let rows: ReadonlyArray<KeyRow> = yield* selectPublishedKeys(now)
+        let rows = yield* repository.published(now, RETIRED_KEY_RETENTION_SECONDS)
         if (rows[0]?.retiredAt !== null) {
-          yield* ensureActiveKey(new Date(now), keyring)
-          rows = yield* selectPublishedKeys(now)
+          yield* ensureActiveKey(new Date(now))
+          rows = yield* repository.published(now, RETIRED_KEY_RETENTION_SECONDS)
         }
         const active = rows[0]
         if (active === undefined || active.retiredAt !== null) return yield* Effect.dieMessage("no active signing key")
         return { rows, active, loadedAt: now }
-      }).pipe(Effect.provideService(Db.Db, db), Effect.orDie)
+      }).pipe(Effect.provideService(Db.Db, db))
 
     /** The snapshot, re-read when older than the refresh interval or when `stale` says so. */
     const read = (stale: (current: Snapshot, now: number) => boolean = () => false): Effect.Effect<Snapshot> =>
@@ -227,7 +180,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
         )
       })
 
-    const importPublic = (row: KeyRow): Effect.Effect<CryptoKey> => {
+    const importPublic = (row: SigningKeyRow): Effect.Effect<CryptoKey> => {
       const known = publicKeys.get(row.kid)
       if (known !== undefined) return Effect.succeed(known)
       return Effect.promise(() => importJWK(row.publicJwk as JWK, SIGNING_ALGORITHM) as Promise<CryptoKey>).pipe(
@@ -237,7 +190,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
 
     // A key another instance sealed under a key-encryption key this one does not hold is a defect: the instances'
     // KEY_ENCRYPTION_KEYS disagree (README: rotate by listing the new key everywhere before it seals).
-    const privateJwkOf = (row: KeyRow): Effect.Effect<JWK> =>
+    const privateJwkOf = (row: SigningKeyRow): Effect.Effect<JWK> =>
       row.privateJwkEnvelope === null
         ? Effect.succeed(row.privateJwk as JWK)
         : Either.match(keyring.open(row.privateJwkEnvelope, envelopeContext(row.kid)), {
@@ -245,12 +198,18 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
             onRight: (json) => Effect.succeed(JSON.parse(json) as JWK)
           })
 
-    const importPrivate = (row: KeyRow) => {
+    const importPrivate = (row: SigningKeyRow) => {
       const known = privateKeys.get(row.kid)
       if (known !== undefined) return Effect.succeed(known)
+      // The KeyObject comes from the JWK itself: `KeyObject.from` of jose's non-extractable CryptoKey is deprecated
+      // (Node.js 24, DEP0204).
       return privateJwkOf(row).pipe(
-        Effect.flatMap((jwk) => Effect.promise(() => importJWK(jwk, SIGNING_ALGORITHM) as Promise<CryptoKey>)),
-        Effect.map((privateKey) => ({ privateKey, keyObject: KeyObject.from(privateKey) })),
+        Effect.flatMap((jwk) =>
+          Effect.map(
+            Effect.promise(() => importJWK(jwk, SIGNING_ALGORITHM) as Promise<CryptoKey>),
+            (privateKey) => ({ privateKey, keyObject: createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" }) })
+          )
+        ),
         Effect.tap((keys) => Effect.sync(() => privateKeys.set(row.kid, keys)))
       )
     }
@@ -262,7 +221,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     }).pipe(Effect.withSpan("SigningKeys.current", { captureStackTrace: false }))
 
     // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
-    const published = (s: Snapshot): Effect.Effect<ReadonlyArray<KeyRow>> =>
+    const published = (s: Snapshot): Effect.Effect<ReadonlyArray<SigningKeyRow>> =>
       Effect.map(Clock.currentTimeMillis, (now) =>
         s.rows.filter(
           (row) => row.retiredAt === null || row.retiredAt.getTime() > now - RETIRED_KEY_RETENTION_SECONDS * 1000
@@ -293,19 +252,18 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const rotate: SigningKeysShape["rotate"] = (now) =>
       Effect.gen(function* () {
         const next = yield* generateKey(now, keyring)
-        yield* Db.transaction(
+        yield* Sql.transaction(
           Effect.gen(function* () {
-            yield* lockSigningKeys
-            yield* Db.query((db) =>
-              db.updateTable("signingKeys").set({ retiredAt: now }).where("retiredAt", "is", null).execute()
-            )
-            yield* insertKey(next)
+            yield* repository.lock
+            yield* repository.retireActive(now)
+            yield* repository.insert(next)
           })
-        ).pipe(Effect.provideService(Db.Db, db), Effect.orDie)
+        ).pipe(Effect.provideService(Db.Db, db))
         yield* SynchronizedRef.set(snapshot, undefined)
         return { kid: next.kid }
       }).pipe(Effect.withSpan("SigningKeys.rotate"))
 
     return { current, jwks, publicKey, rotate } satisfies SigningKeysShape
-  })
+  }),
+  dependencies: [SigningKeyRepository.Default]
 }) {}

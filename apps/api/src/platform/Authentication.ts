@@ -1,20 +1,21 @@
 /**
  * Bearer authentication of the API host (spec 5, RFC 6750): the `Authorization` header must be
  * `Bearer <token>` and the token a valid access token of our identity host; otherwise 401 with a problem body.
- * Verification results are cached by {@link AccessTokenVerifier} until the token expires.
+ * The token is verified through {@link AccessTokenVerification}, which identity provides (`AccessTokenVerifier`
+ * caches results until the token expires).
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Authentication } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { Effect, Layer, Redacted } from "effect"
-import { AccessTokenVerifier } from "../identity/AccessTokenVerifier.js"
+import { AccessTokenVerification } from "./AccessTokenVerification.js"
 
 const bearerHeader = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function* () {
-    const verifier = yield* AccessTokenVerifier
+    const verifier = yield* AccessTokenVerification
     return Authentication.of({
       bearer: (_decoded) =>
         Effect.gen(function* () {

@@ -29,6 +29,28 @@ export const catchUniqueViolation = <A, E>(
     error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
   )
 
+/** A constraint that refused a statement: a unique key (SQLSTATE 23505) or an exclusion constraint (23P01). */
+export interface ConstraintViolation {
+  readonly kind: "unique" | "exclusion"
+  /** The constraint's name, as PostgreSQL reports it. */
+  readonly constraint: string | undefined
+}
+
+/**
+ * As {@link catchUniqueViolation}, for a statement whose races several constraints settle (a booking's exclusion
+ * constraint and its idempotency key): `onViolation` maps a violation to the caller's typed error, or to undefined
+ * when the caller can't act on it; that, and every other failure, is a defect.
+ */
+export const catchConstraintViolations = <A, E>(
+  run: (db: Kysely<Database>) => Promise<A>,
+  onViolation: (violation: ConstraintViolation) => E | undefined
+): Effect.Effect<A, E, Db.Db> =>
+  Effect.catchTag(Db.query(run), "SqlError", (error) => {
+    const kind = error.isUniqueViolation() ? "unique" : error.isExclusionViolation() ? "exclusion" : undefined
+    const refused = kind === undefined ? undefined : onViolation({ kind, constraint: error.constraint })
+    return refused === undefined ? Effect.die(error) : Effect.fail(refused)
+  })
+
 /**
  * Runs one plain `sql` statement (`Db.queryPlain`: no CamelCasePlugin; the statement names its result columns, see
  * {@link columns}) on the fiber's transaction or the pool, and resolves to its rows. A failure is a defect. For hot

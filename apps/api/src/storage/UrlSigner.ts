@@ -11,12 +11,14 @@
  * `platform/KeyEncryption`), never in plaintext. Building the service seals a key still in plaintext (a database
  * from before) or re-seals one sealed under an older key-encryption key; a key this process's keys can't open fails
  * the build with a `KeyEncryptionError` (start-up refused) rather than being replaced, which would invalidate every
- * address already given out.
+ * address already given out. SQL in `UrlSigningKeyRepository`, on `platform/Sql`.
  */
-import * as Db from "@propline/db/Db"
+import type * as Db from "@propline/db/Db"
 import { Clock, Effect } from "effect"
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
+import * as Sql from "../platform/Sql.js"
+import { UrlSigningKeyRepository } from "./UrlSigningKeyRepository.js"
 
 const KEY_ID = "default"
 
@@ -36,30 +38,22 @@ const envelopeContext = (id: string) => `url_signing_keys:${id}`
  * The URL-signing key, made sealed when there is none; a key in plaintext or sealed under an older key-encryption
  * key is (re-)sealed under the primary one, in one transaction holding the row's lock. Returns the key's bytes.
  */
-export const storedKey = (keyring: Keyring, now: Date): Effect.Effect<Buffer, KeyEncryptionError, Db.Db> =>
-  Db.transaction(
-    Effect.gen(function* () {
-      const fresh = keyring.seal(randomBytes(32).toString("base64url"), envelopeContext(KEY_ID))
-      yield* Db.query((db) =>
-        db
-          .insertInto("urlSigningKeys")
-          .values({ id: KEY_ID, secret: null, secretEnvelope: fresh, createdAt: now })
-          .onConflict((conflict) => conflict.column("id").doNothing())
-          .execute()
-      )
-      const row = yield* Db.query((db) =>
-        db.selectFrom("urlSigningKeys").select(["secret", "secretEnvelope"]).where("id", "=", KEY_ID).forUpdate().executeTakeFirstOrThrow()
-      )
-      const envelope = yield* resealed(keyring, { plaintext: row.secret, envelope: row.secretEnvelope }, envelopeContext(KEY_ID))
-      if (envelope !== undefined) {
-        yield* Db.query((db) =>
-          db.updateTable("urlSigningKeys").set({ secret: null, secretEnvelope: envelope }).where("id", "=", KEY_ID).execute()
-        )
-      }
-      const secret = yield* keyring.open(envelope ?? row.secretEnvelope!, envelopeContext(KEY_ID))
-      return Buffer.from(secret, "base64url")
-    })
-  ).pipe(Effect.catchTag("SqlError", Effect.die), Effect.withSpan("UrlSigner.storedKey"))
+export const storedKey = (
+  keyring: Keyring,
+  now: Date
+): Effect.Effect<Buffer, KeyEncryptionError, Db.Db | UrlSigningKeyRepository> =>
+  Effect.flatMap(UrlSigningKeyRepository, (keys) =>
+    Sql.transaction(
+      Effect.gen(function* () {
+        yield* keys.insertIfAbsent(KEY_ID, keyring.seal(randomBytes(32).toString("base64url"), envelopeContext(KEY_ID)), now)
+        const row = yield* keys.lock(KEY_ID)
+        const envelope = yield* resealed(keyring, { plaintext: row.secret, envelope: row.secretEnvelope }, envelopeContext(KEY_ID))
+        if (envelope !== undefined) yield* keys.setEnvelope(KEY_ID, envelope)
+        const secret = yield* keyring.open(envelope ?? row.secretEnvelope!, envelopeContext(KEY_ID))
+        return Buffer.from(secret, "base64url")
+      })
+    )
+  ).pipe(Effect.withSpan("UrlSigner.storedKey"))
 
 const payload = (parts: ReadonlyArray<string>, expires: number) => [...parts, String(expires)].join("\n")
 
@@ -97,5 +91,6 @@ export class UrlSigner extends Effect.Service<UrlSigner>()("@propline/api/UrlSig
         return now.getTime() >= expires * 1000 ? "expired" : "valid"
       }
     }
-  })
+  }),
+  dependencies: [UrlSigningKeyRepository.Default]
 }) {}

@@ -6,9 +6,11 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { Effect } from "effect"
 import { type CryptoKey, importJWK, type JWK, type JWTPayload, SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { KeyEncryption } from "../../src/platform/KeyEncryption.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { call, start, type TestApp, token } from "../support/TestApp.js"
 
@@ -25,12 +27,18 @@ describe.each(TestDatabase.kinds())("bearer tokens over HTTP on %s", (kind) => {
     client = created
     // A token request makes sure the first signing key exists.
     await token(app.authUrl, created.clientId, created.secret)
-    const row = await app.run(
-      Db.query((db) =>
-        db.selectFrom("signingKeys").select(["kid", "privateJwk"]).where("retiredAt", "is", null).executeTakeFirstOrThrow()
-      )
+    // The private key is sealed at rest (issue 19 item 7): opened with the test's key-encryption key.
+    const { kid, privateJwk } = await app.run(
+      Effect.gen(function* () {
+        const row = yield* Db.query((db) =>
+          db.selectFrom("signingKeys").select(["kid", "privateJwkEnvelope"]).where("retiredAt", "is", null).executeTakeFirstOrThrow()
+        )
+        const keyring = yield* KeyEncryption
+        const json = yield* keyring.open(row.privateJwkEnvelope!, `signing_keys:${row.kid}`)
+        return { kid: row.kid, privateJwk: JSON.parse(json) as JWK }
+      })
     )
-    signingKey = { kid: row.kid, key: (await importJWK(row.privateJwk as JWK, "ES256")) as CryptoKey }
+    signingKey = { kid, key: (await importJWK(privateJwk, "ES256")) as CryptoKey }
   })
   afterAll(async () => {
     await app?.dispose()

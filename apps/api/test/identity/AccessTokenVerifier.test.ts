@@ -1,6 +1,6 @@
 /**
  * Verifying access tokens on the API host (spec 5, 5.5; decisions 3; RFC 9068), on PGlite and PostgreSQL. Tokens
- * are issued by the real TokenIssuer or signed here with the real signing key and chosen claims. Time is the
+ * are issued by the real ClientCredentialsGrant or signed here with the real signing key and chosen claims. Time is the
  * TestClock.
  */
 import { describe, expect, layer } from "@effect/vitest"
@@ -13,7 +13,7 @@ import { AppConfig, make as makeConfig } from "../../src/AppConfig.js"
 import { AccessTokenVerifier, CLOCK_LEEWAY_SECONDS } from "../../src/identity/AccessTokenVerifier.js"
 import { IdentityLive } from "../../src/identity/IdentityRouter.js"
 import { SigningKeys } from "../../src/identity/SigningKeys.js"
-import { TokenIssuer } from "../../src/identity/TokenIssuer.js"
+import { ClientCredentialsGrant } from "../../src/identity/ClientCredentialsGrant.js"
 import {
   API_URL,
   type ApplicationFixture,
@@ -42,8 +42,10 @@ const issue = (app: ApplicationFixture) =>
       body: clientSecretPostBody(app.clientId, app.secret),
       authorization: undefined
     })
-    const issuer = yield* TokenIssuer
-    return (yield* issuer.issue(Either.getOrThrow(request)).pipe(Effect.orDie)).accessToken
+    const parsed = Either.getOrThrow(request)
+    if (parsed._tag !== "ClientCredentialsRequest") return yield* Effect.dieMessage("not a client_credentials request")
+    const grant = yield* ClientCredentialsGrant
+    return (yield* grant.issue(parsed).pipe(Effect.orDie)).accessToken
   })
 
 const validClaims = (app: ApplicationFixture): JWTPayload => ({

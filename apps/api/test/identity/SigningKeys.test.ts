@@ -8,6 +8,7 @@ import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Context, Effect, Layer, Option, TestClock } from "effect"
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, jwtVerify, SignJWT } from "jose"
+import { sign } from "node:crypto"
 import {
   REFRESH_INTERVAL_MS,
   RETIRED_KEY_RETENTION_SECONDS,
@@ -255,6 +256,24 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
         expect(yield* storedRows).toEqual([{ kid, privateJwk: null, privateJwkEnvelope: expect.stringMatching(/^v1\.test\./) }])
         expect((yield* keys.current).kid).toBe(kid)
         expect(yield* privateScalar(keys)).toBe(privateJwk.d)
+      })
+    )
+
+    it.scoped("the signing key is built without a Node.js deprecation warning (DEP0204: KeyObject.from of a non-extractable CryptoKey)", () =>
+      Effect.gen(function* () {
+        yield* freshStart
+        const warnings: Array<string> = []
+        const listener = (warning: Error & { code?: string }) => warnings.push(`${warning.code ?? warning.name}: ${warning.message}`)
+        yield* Effect.acquireRelease(
+          Effect.sync(() => process.on("warning", listener)),
+          () => Effect.sync(() => process.off("warning", listener))
+        )
+        const keys = yield* instanceOver(yield* Db.Db)
+        const key = yield* keys.current
+        expect(sign("sha256", Buffer.from("payload"), { key: key.keyObject, dsaEncoding: "ieee-p1363" })).toHaveLength(64)
+        // Warnings are emitted on a later tick.
+        yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        expect(warnings.filter((warning) => warning.startsWith("DEP0204"))).toEqual([])
       })
     )
   })

@@ -3,7 +3,7 @@
  * running the SQL the API runs, for `BaselineServer` to serve beside client_credentials (`bench.ts` wires it:
  * `POST /oauth/token` with `grant_type=urn:service:params:oauth:grant-type:installation-token`).
  *
- * Per request, as `TokenIssuer` does: read the JWS header (ES256 and a kid) and the unverified `iss`; {@link KEY_SQL}
+ * Per request, as `InstallationGrant` does: read the JWS header (ES256 and a kid) and the unverified `iss`; {@link KEY_SQL}
  * (the app's active key with that kid and the installation, one round trip); verify the ES256 signature with
  * `node:crypto` (public keys cached by app and kid); check `iss` = `sub`, `aud`, `iat`/`exp` and the `jti`;
  * {@link CONSUME_SQL} (the `jti`, durable); the rate-limit statement (`RATE_SQL` of `BaselineServer`, given by the

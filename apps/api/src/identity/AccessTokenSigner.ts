@@ -1,0 +1,71 @@
+/**
+ * Signs the access tokens both grants issue (spec 5.1; decisions 3; RFC 9068): ES256 with `typ: at+jwt` and the
+ * active kid (`SigningKeys`), claims from `AccessTokenClaims.buildClaims` (`iss` = `AppConfig.authUrl`, `aud` =
+ * `AppConfig.baseUrl`, a random `jti`, `iat` now, `exp` = `iat` + 600 s).
+ */
+import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, buildClaims, type Role } from "@propline/identity/AccessTokenClaims"
+import { Effect } from "effect"
+import { randomUUID, sign as signBytes } from "node:crypto"
+import { AppConfig } from "../AppConfig.js"
+import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+
+/** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */
+export interface IssuedToken {
+  readonly accessToken: string
+  readonly tokenType: "Bearer"
+  /** Seconds: `ACCESS_TOKEN_TTL_SECONDS` (600). */
+  readonly expiresIn: number
+}
+
+/** Who a token is for, once authenticated. */
+export interface Grantee {
+  /** The token's `sub`: an Application's id, or an installation's id. */
+  readonly subject: string
+  /** The token's `client_id`, and the rate limit's key: an Application's client_id, or a connector's app id. */
+  readonly clientId: string
+  readonly organizationId: string
+  readonly roles: ReadonlyArray<Role>
+  /** Granted operational contexts (each includes its subtree). */
+  readonly contexts: ReadonlyArray<string>
+}
+
+const base64url = (text: string): string => Buffer.from(text, "utf8").toString("base64url")
+
+export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@propline/api/identity/AccessTokenSigner", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const signingKeys = yield* SigningKeys
+
+    return {
+      /**
+       * The access token for `grantee`, issued at `now`: the compact JWS (RFC 7515 3.1), the protected header
+       * `{alg, typ, kid}` and the claims, each JSON in that key order and base64url, signed ES256 with `node:crypto`
+       * on this thread, without WebCrypto's promise and worker hop (a JOSE signature is the raw r || s pair,
+       * RFC 7518 3.4: `dsaEncoding: "ieee-p1363"`). Never fails.
+       */
+      sign: (grantee: Grantee, now: Date): Effect.Effect<IssuedToken> =>
+        Effect.map(signingKeys.current, (key) => {
+          const claims = buildClaims({
+            issuer: config.authUrl,
+            audience: config.baseUrl,
+            clientId: grantee.clientId,
+            subject: grantee.subject,
+            organizationId: grantee.organizationId,
+            roles: grantee.roles,
+            contexts: grantee.contexts,
+            jti: randomUUID(),
+            now
+          })
+          const header = base64url(JSON.stringify({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid }))
+          const signingInput = `${header}.${base64url(JSON.stringify(claims))}`
+          const signature = signBytes("sha256", Buffer.from(signingInput), {
+            key: key.keyObject,
+            dsaEncoding: "ieee-p1363"
+          })
+          const accessToken = `${signingInput}.${signature.toString("base64url")}`
+          return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
+        })
+    }
+  }),
+  dependencies: [SigningKeys.Default]
+}) {}
