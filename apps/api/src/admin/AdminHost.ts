@@ -1,5 +1,5 @@
 /**
- * The admin host (issue 11) on ADMIN_PORT: the operators' HttpApi (`@propline/admin/AdminApi`) under `/api/` and
+ * The admin host (issue 11) on ADMIN_PORT: the operators' HttpApi (`@propline/contract/AdminApi`) under `/api/` and
  * the console's front end for every other path. Its HttpApi is built in a memo map of its own: the platform's
  * router and API-middleware layers are memoized per build, and sharing them with the API host would put each
  * host's routes on the other.
@@ -13,7 +13,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"

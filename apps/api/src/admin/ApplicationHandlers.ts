@@ -6,9 +6,9 @@
  * operator as actor.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { ApplicationDetail, ApplicationSummary, CreatedApplication, IssuedSecret, SecretView } from "@propline/admin/Applications"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { ApplicationDetail, ApplicationSummary, CreatedApplication, IssuedSecret, SecretView } from "@propline/contract/ApplicationsAdmin"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
 import { ApplicationService } from "../identity/ApplicationService.js"

@@ -1,8 +1,8 @@
 /** The audit log of the operator's organization, newest first, filtered by action, actor, target, request or time. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { AuditEntryView } from "@propline/admin/AuditLog"
-import { CurrentOperator } from "@propline/admin/Session"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { AuditEntryView } from "@propline/contract/AuditLogAdmin"
+import { CurrentOperator } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { given, limitOf } from "./AdminListing.js"

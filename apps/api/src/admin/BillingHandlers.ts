@@ -5,7 +5,7 @@
  * transaction — with the operator as actor. Its refusals and 404s become problems with the spec's codes.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import {
   BillingOverview,
   DeletedInvoice,
@@ -19,8 +19,8 @@ import {
   RunOutcome,
   WithdrawalView,
   WriteOffView
-} from "@propline/admin/Billing"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
+} from "@propline/contract/BillingAdmin"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import { BillingOperatorService, type RunResult } from "../billing/BillingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"

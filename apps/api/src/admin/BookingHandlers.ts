@@ -7,7 +7,7 @@
  * validates the setup (its issues answered as VALIDATION_FAILED) and decides the refusals.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import {
   AddOnProductSetup,
   AddOnProductView,
@@ -18,8 +18,8 @@ import {
   ResourceSummary,
   SellerView,
   WeeklyOpening
-} from "@propline/admin/Booking"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
+} from "@propline/contract/BookingAdmin"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import { problem } from "@propline/contract/Problem"

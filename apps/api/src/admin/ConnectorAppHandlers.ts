@@ -7,9 +7,9 @@
  * what is the operator's to see and touch.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { AppKeyView, ConnectorAppDetail, ConnectorAppSummary, InstallationView } from "@propline/admin/ConnectorApps"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { AppKeyView, ConnectorAppDetail, ConnectorAppSummary, InstallationView } from "@propline/contract/ConnectorAppsAdmin"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { BadRequest, problem, ValidationIssue } from "@propline/contract/Problem"
 import type { AppInvalidRule } from "@propline/identity/IdentityRefusal"
 import { Effect } from "effect"

@@ -1,6 +1,6 @@
 /** Customers and contracts, read only, within the operator's organization (another's id is 404). */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import {
   BillingAccountView,
   ContractDetail,
@@ -8,8 +8,8 @@ import {
   ContractSummary,
   CustomerDetail,
   CustomerSummary
-} from "@propline/admin/Customers"
-import { CurrentOperator } from "@propline/admin/Session"
+} from "@propline/contract/CustomersAdmin"
+import { CurrentOperator } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"

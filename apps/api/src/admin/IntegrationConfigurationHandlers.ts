@@ -6,7 +6,7 @@
  * audit entries with the operator as actor, in one transaction per change; the console only shapes its answers.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import {
   ConfigurationDetail,
   ConfigurationSummary,
@@ -14,8 +14,8 @@ import {
   ExternalAccountView,
   InstallationChoice,
   InstallationChoices
-} from "@propline/admin/IntegrationConfigurations"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
+} from "@propline/contract/IntegrationsAdmin"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import type { IntegrationConfigurationRecord } from "@propline/integrations/IntegrationConfiguration"
 import { Effect } from "effect"
 import { integrationsProblem } from "../integrations/IntegrationHandlers.js"

@@ -1,8 +1,8 @@
 /** The organization page: the operator's organization, its context tree and record counts. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { ContextNode, OrganizationView } from "@propline/admin/Organization"
-import { CurrentOperator, OrganizationSummary } from "@propline/admin/Session"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { ContextNode, OrganizationView } from "@propline/contract/OrganizationAdmin"
+import { CurrentOperator, OrganizationSummary } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import { toProblem } from "../platform/Problems.js"
 import { OrganizationViews } from "./OrganizationViews.js"

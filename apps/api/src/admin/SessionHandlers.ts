@@ -11,15 +11,15 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { tooManyRequests } from "@propline/admin/AdminProblem"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { tooManyRequests } from "@propline/contract/AdminProblem"
 import {
   CurrentOperator,
   OperatorAuthentication,
   OperatorView,
   OrganizationSummary,
   SessionView
-} from "@propline/admin/Session"
+} from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import { Duration, Effect, Either } from "effect"
 import { AppConfig } from "../AppConfig.js"

@@ -7,9 +7,9 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { CurrentOperator, type OperatorShape } from "@propline/admin/Session"
-import { PartyView, SignedDocumentView, SignerView, SigningAttemptView, SigningOutcome } from "@propline/admin/Signing"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
+import { PartyView, SignedDocumentView, SignerView, SigningAttemptView, SigningOutcome } from "@propline/contract/SigningAdmin"
 import { problem } from "@propline/contract/Problem"
 import type { SigningAttemptRecord } from "@propline/signing/SigningAttempt"
 import { Effect } from "effect"

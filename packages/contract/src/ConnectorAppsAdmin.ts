@@ -15,12 +15,12 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Conflict, NotFound } from "@propline/contract/Problem"
-import { body } from "@propline/contract/Request"
+import { Conflict, NotFound } from "./Problem.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { ChangeGrantRequest } from "./Applications.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { ChangeGrantRequest } from "./ApplicationsAdmin.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class ConnectorAppSummary extends Schema.Class<ConnectorAppSummary>("ConnectorAppSummary")({
   id: Schema.String,

@@ -9,12 +9,12 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Conflict, NotFound } from "@propline/contract/Problem"
-import { BoundedText, CalendarDate, Currency, DocumentKind, InvoiceStatus, ProposalStatus } from "@propline/contract/Values"
-import { body } from "@propline/contract/Request"
+import { Conflict, NotFound } from "./Problem.js"
+import { BoundedText, CalendarDate, Currency, DocumentKind, InvoiceStatus, ProposalStatus } from "./Values.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class InvoiceRunSummary extends Schema.Class<InvoiceRunSummary>("InvoiceRunSummary")({
   id: Schema.UUID,

@@ -7,12 +7,12 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { NotFound } from "@propline/contract/Problem"
-import { BoundedText } from "@propline/contract/Values"
-import { body } from "@propline/contract/Request"
+import { NotFound } from "./Problem.js"
+import { BoundedText } from "./Values.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 /** Roles an Application's tokens can carry (`integrations` is for installation tokens only). */
 export const ApplicationRole = Schema.Literal("billing", "signing", "booking")

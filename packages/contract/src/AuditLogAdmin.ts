@@ -1,12 +1,12 @@
 /** The audit log (decisions 4): every change with who, what, when and the request id; newest first. */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { EARLIEST_DATE, instantOf, isCalendarDate, LATEST_DATE } from "@propline/contract/Values"
+import { EARLIEST_DATE, instantOf, isCalendarDate, LATEST_DATE } from "./Values.js"
 import { Schema } from "effect"
 
 const INSTANT_RANGE = `that exists in the calendar, from ${EARLIEST_DATE} to ${LATEST_DATE}`
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class AuditEntryView extends Schema.Class<AuditEntryView>("AuditEntryView")({
   id: Schema.UUID,

@@ -15,12 +15,12 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { NotFound } from "@propline/contract/Problem"
-import { BoundedText, CALENDAR_DATE_MESSAGE, Currency, isCalendarDate } from "@propline/contract/Values"
-import { body } from "@propline/contract/Request"
+import { NotFound } from "./Problem.js"
+import { BoundedText, CALENDAR_DATE_MESSAGE, Currency, isCalendarDate } from "./Values.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class WeeklyOpening extends Schema.Class<WeeklyOpening>("WeeklyOpening")({
   weekday: Schema.Int,

@@ -11,10 +11,10 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Conflict, NotFound } from "@propline/contract/Problem"
-import { body } from "@propline/contract/Request"
+import { Conflict, NotFound } from "./Problem.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class SignerView extends Schema.Class<SignerView>("SignerView")({
   name: Schema.String,

@@ -11,17 +11,17 @@
  * Each capability's operator pages plug in as one more group here and one more handler layer in the host.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
-import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge } from "@propline/contract/Problem"
-import { ApplicationsGroup } from "./Applications.js"
-import { AuditLogGroup } from "./AuditLog.js"
-import { BillingGroup } from "./Billing.js"
-import { BookingGroup } from "./Booking.js"
-import { ConnectorAppsGroup } from "./ConnectorApps.js"
-import { CustomersGroup } from "./Customers.js"
-import { IntegrationConfigurationsGroup } from "./IntegrationConfigurations.js"
-import { OrganizationGroup } from "./Organization.js"
-import { SessionGroup, SignInGroup } from "./Session.js"
-import { SigningGroup } from "./Signing.js"
+import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge } from "./Problem.js"
+import { ApplicationsGroup } from "./ApplicationsAdmin.js"
+import { AuditLogGroup } from "./AuditLogAdmin.js"
+import { BillingGroup } from "./BillingAdmin.js"
+import { BookingGroup } from "./BookingAdmin.js"
+import { ConnectorAppsGroup } from "./ConnectorAppsAdmin.js"
+import { CustomersGroup } from "./CustomersAdmin.js"
+import { IntegrationConfigurationsGroup } from "./IntegrationsAdmin.js"
+import { OrganizationGroup } from "./OrganizationAdmin.js"
+import { SessionGroup, SignInGroup } from "./AdminSession.js"
+import { SigningGroup } from "./SigningAdmin.js"
 
 export class AdminApi extends HttpApi.make("AdminApi")
   .add(SignInGroup)

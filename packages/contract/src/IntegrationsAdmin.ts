@@ -17,12 +17,12 @@
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { IntegrationConfigurationStatus, IntegrationKind } from "@propline/contract/Integrations"
-import { NotFound } from "@propline/contract/Problem"
-import { body } from "@propline/contract/Request"
+import { IntegrationConfigurationStatus, IntegrationKind } from "./Integrations.js"
+import { NotFound } from "./Problem.js"
+import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 /** The account at the external system a ready configuration works in (what its last `ready` reported). */
 export class ExternalAccountView extends Schema.Class<ExternalAccountView>("ExternalAccountView")({

@@ -2,7 +2,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Schema } from "effect"
-import { CsrfProtection, JsonPayload, OperatorAuthentication, OrganizationSummary } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication, OrganizationSummary } from "./AdminSession.js"
 
 /** One node of the tree; `parentId` is null only on the organization's root. */
 export class ContextNode extends Schema.Class<ContextNode>("ContextNode")({

@@ -1,10 +1,10 @@
 /** Customers, their billing accounts and contracts, read only (the records invoices are drawn from). */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { NotFound } from "@propline/contract/Problem"
+import { NotFound } from "./Problem.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
-import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./Session.js"
+import { CsrfProtection, JsonPayload, OperatorAuthentication } from "./AdminSession.js"
 
 export class CustomerSummary extends Schema.Class<CustomerSummary>("CustomerSummary")({
   id: Schema.UUID,

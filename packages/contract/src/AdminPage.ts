@@ -3,10 +3,10 @@
  * (`@propline/contract/Page`), answered as `{ items, nextCursor }`. Filters are optional query members beside them;
  * an empty filter counts as absent, so a form can send every field it has.
  */
-import { PageParams } from "@propline/contract/Page"
+import { PageParams } from "./Page.js"
 import { Schema } from "effect"
 
-export { Page } from "@propline/contract/Page"
+export { Page } from "./Page.js"
 
 /** The paging members of a list's query. */
 export const PageQuery = PageParams.fields
