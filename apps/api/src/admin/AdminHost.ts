@@ -42,8 +42,8 @@ import { CustomerViews } from "./CustomerViews.js"
 import { IntegrationConfigurationHandlers } from "./IntegrationConfigurationHandlers.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
-import { OrganizationHandlers } from "./OrganizationHandlers.js"
-import { OrganizationViews } from "./OrganizationViews.js"
+import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { SigningHandlers } from "./SigningHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
@@ -52,7 +52,7 @@ import { staticAssets } from "./StaticAssets.js"
 const AdminGroups = Layer.mergeAll(
   SignInHandlers,
   SessionHandlers,
-  OrganizationHandlers,
+  OrganizationAdminHandlers,
   CustomerHandlers,
   ApplicationHandlers,
   ConnectorAppHandlers,
@@ -66,7 +66,7 @@ const AdminGroups = Layer.mergeAll(
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
-  OrganizationViews.Default,
+  OrganizationReadRepository.Default,
   CustomerViews.Default,
   ApplicationViews.Default,
   ConnectorAppViews.Default,

@@ -15,10 +15,10 @@ import { ApplicationService } from "../identity/ApplicationService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import * as Sql from "../platform/Sql.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { ApplicationViews } from "./ApplicationViews.js"
-import { OrganizationViews } from "./OrganizationViews.js"
-import { ownContexts } from "./OwnContexts.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
+import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
@@ -37,7 +37,7 @@ const toDetail = (found: Detail) =>
 export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications", (handlers) =>
   Effect.gen(function* () {
     const views = yield* ApplicationViews
-    const organizations = yield* OrganizationViews
+    const organizations = yield* OrganizationReadRepository
     const applications = yield* ApplicationService
     /** The Application with its secrets when it is the operator's organization's; a 404 problem otherwise. */
     const visible = (operator: OperatorShape, applicationId: string) =>

@@ -5,7 +5,7 @@ import { AuditEntryView } from "@propline/contract/AuditLogAdmin"
 import { CurrentOperator } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { AuditLogViews } from "./AuditLogViews.js"
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/

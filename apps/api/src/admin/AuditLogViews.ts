@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
-import { escapeLike, keyed } from "./AdminListing.js"
+import { escapeLike, keyed } from "../platform/ConsoleListing.js"
 
 export interface AuditFilter {
   /** A prefix: `application.` finds every Application change. */

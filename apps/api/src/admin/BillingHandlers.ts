@@ -25,7 +25,7 @@ import { Effect } from "effect"
 import { BillingOperatorService, type RunResult } from "../billing/BillingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { BillingViews } from "./BillingViews.js"
 
 type InvoiceRow = Effect.Effect.Success<ReturnType<BillingViews["invoice"]>>["invoice"]

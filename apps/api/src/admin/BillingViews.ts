@@ -9,7 +9,7 @@ import { type Kysely, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { containing, keyed } from "./AdminListing.js"
+import { containing, keyed } from "../platform/ConsoleListing.js"
 
 export interface DocumentFilter {
   /** Matches the customer's name or the external reference, or equals the invoice number. */

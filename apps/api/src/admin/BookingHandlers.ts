@@ -29,10 +29,10 @@ import { BookingOperatorService, type SetupInvalid } from "../booking/BookingOpe
 import { ResourceRepository } from "../booking/ResourceRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { BookingViews } from "./BookingViews.js"
-import { OrganizationViews } from "./OrganizationViews.js"
-import { ownContexts } from "./OwnContexts.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
+import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
@@ -92,7 +92,7 @@ export const BookingHandlers = HttpApiBuilder.group(AdminApi, "booking", (handle
     const views = yield* BookingViews
     const operations = yield* BookingOperatorService
     const resources = yield* ResourceRepository
-    const organizations = yield* OrganizationViews
+    const organizations = yield* OrganizationReadRepository
 
     /** A resource's page as the console shows it; a 404 problem when it is not the organization's. */
     const detail = (organizationId: string, resourceId: string) =>

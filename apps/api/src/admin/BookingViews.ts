@@ -7,7 +7,7 @@ import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { containing, keyed } from "./AdminListing.js"
+import { containing, keyed } from "../platform/ConsoleListing.js"
 
 const resourceColumns = [
   "bookingResources.id",

@@ -18,10 +18,10 @@ import { InstallationService } from "../identity/InstallationService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import * as Sql from "../platform/Sql.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { ConnectorAppViews } from "./ConnectorAppViews.js"
-import { OrganizationViews } from "./OrganizationViews.js"
-import { ownContexts } from "./OwnContexts.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
+import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
@@ -64,7 +64,7 @@ const asProblem = (error: Parameters<typeof toProblem>[0]) => {
 export const ConnectorAppHandlers = HttpApiBuilder.group(AdminApi, "connectorApps", (handlers) =>
   Effect.gen(function* () {
     const views = yield* ConnectorAppViews
-    const organizations = yield* OrganizationViews
+    const organizations = yield* OrganizationReadRepository
     const apps = yield* ConnectorAppService
     const installations = yield* InstallationService
 

@@ -9,7 +9,7 @@ import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { installationContexts } from "../identity/InstallationRepository.js"
-import { containing, keyed } from "./AdminListing.js"
+import { containing, keyed } from "../platform/ConsoleListing.js"
 
 export interface ConnectorAppFilter {
   /** Matches the app id or the name. */

@@ -13,7 +13,7 @@ import { CurrentOperator } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { CustomerViews } from "./CustomerViews.js"
 
 type ContractRow = Effect.Effect.Success<ReturnType<CustomerViews["contract"]>>["contract"]

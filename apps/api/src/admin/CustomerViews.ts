@@ -5,7 +5,7 @@ import { type Kysely, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { containing, keyed } from "./AdminListing.js"
+import { containing, keyed } from "../platform/ConsoleListing.js"
 
 const contractCount = sql<number>`(select count(*) from contracts c where c.customer_id = customers.id)`
 

@@ -21,7 +21,7 @@ import { Effect } from "effect"
 import { integrationsProblem } from "../integrations/IntegrationHandlers.js"
 import { IntegrationOperatorService, OPERATOR_LIST, type Operator } from "../integrations/IntegrationOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
-import { given, limitOf } from "./AdminListing.js"
+import { given, limitOf } from "../platform/ConsoleListing.js"
 import { ConnectorAppViews } from "./ConnectorAppViews.js"
 
 const operatorOf = (operator: OperatorShape): Operator => ({

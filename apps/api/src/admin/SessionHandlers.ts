@@ -26,11 +26,11 @@ import { AppConfig } from "../AppConfig.js"
 import { clientAddress, trustedProxies } from "../platform/ClientAddress.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
 import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
-import { OrganizationViews } from "./OrganizationViews.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 
 const sessionView = (session: OperatorSession) =>
   Effect.gen(function* () {
-    const organization = yield* Effect.flatMap(OrganizationViews, (views) => views.organization(session.organizationId)).pipe(
+    const organization = yield* Effect.flatMap(OrganizationReadRepository, (views) => views.organization(session.organizationId)).pipe(
       Effect.orDie
     )
     return new SessionView({

@@ -5,14 +5,14 @@
  */
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
-import type { OrganizationViews } from "./OrganizationViews.js"
+import type { OrganizationReadRepository } from "./OrganizationReadRepository.js"
 
 /**
  * VALIDATION_FAILED with an issue at `pointerOf(index)` for each of `contextIds` that is not `organizationId`'s
  * (by default `/contextIds/<index>`).
  */
 export const ownContexts = (
-  organizations: OrganizationViews,
+  organizations: OrganizationReadRepository,
   organizationId: string,
   contextIds: ReadonlyArray<string>,
   pointerOf: (index: number) => string = (index) => `/contextIds/${index}`

@@ -5,11 +5,11 @@ import { ContextNode, OrganizationView } from "@propline/contract/OrganizationAd
 import { CurrentOperator, OrganizationSummary } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import { toProblem } from "../platform/Problems.js"
-import { OrganizationViews } from "./OrganizationViews.js"
+import { OrganizationReadRepository } from "./OrganizationReadRepository.js"
 
-export const OrganizationHandlers = HttpApiBuilder.group(AdminApi, "organization", (handlers) =>
+export const OrganizationAdminHandlers = HttpApiBuilder.group(AdminApi, "organization", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* OrganizationViews
+    const views = yield* OrganizationReadRepository
     return handlers.handle("get", () =>
       Effect.gen(function* () {
         const { organizationId } = yield* CurrentOperator

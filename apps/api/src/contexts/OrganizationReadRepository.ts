@@ -1,17 +1,18 @@
 /** The console's organization page as a read model: the organization, its context tree and its record counts. */
 import { Effect } from "effect"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 
-export class OrganizationViews extends Effect.Service<OrganizationViews>()("@propline/api/admin/OrganizationViews", {
-  succeed: {
+export class OrganizationReadRepository extends Effect.Service<OrganizationReadRepository>()("@propline/api/contexts/OrganizationReadRepository", {
+  succeed: spanned("OrganizationReadRepository", {
     /** The organization's id, name and country; RecordNotFound when it is gone. */
     organization: (organizationId: string) =>
       Sql.query((db) =>
         db.selectFrom("organizations").select(["id", "name", "country"]).where("id", "=", organizationId).executeTakeFirst()
       ).pipe(
         Effect.flatMap((row) => (row === undefined ? new RecordNotFound({ kind: "organization" }) : Effect.succeed(row))),
-        Effect.withSpan("OrganizationViews.organization", { captureStackTrace: false })
+        Effect.withSpan("OrganizationReadRepository.organization", { captureStackTrace: false })
       ),
 
     /** Every operational context of the organization, by creation then id. */
@@ -53,5 +54,5 @@ export class OrganizationViews extends Effect.Service<OrganizationViews>()("@pro
         : Sql.query((db) =>
             db.selectFrom("operationalContexts").select("id").where("organizationId", "=", organizationId).where("id", "in", ids).execute()
           ).pipe(Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.id))))
-  }
+  })
 }) {}

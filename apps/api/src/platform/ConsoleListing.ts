@@ -1,10 +1,10 @@
 /**
- * What the console's lists share beyond the kernel's cursor pages (`../platform/CursorPage.ts`): the page size,
+ * What the console's lists share beyond the kernel's cursor pages (`./CursorPage.ts`): the page size,
  * text filters matched as substrings without wildcards of their own, empty filters read as absent, and rows
  * keyed by the `cursorAt` column a list selects with `CursorPage.sortKey`.
  */
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
-import type * as CursorPage from "../platform/CursorPage.js"
+import type * as CursorPage from "./CursorPage.js"
 
 /** The page size asked for, or the default (50). */
 export const limitOf = (limit: number | undefined): number => limit ?? DEFAULT_LIMIT
