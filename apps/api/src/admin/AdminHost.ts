@@ -31,8 +31,8 @@ import { ApplicationHandlers } from "./ApplicationHandlers.js"
 import { ApplicationViews } from "./ApplicationViews.js"
 import { AuditLogHandlers } from "./AuditLogHandlers.js"
 import { AuditLogViews } from "./AuditLogViews.js"
-import { BillingHandlers } from "./BillingHandlers.js"
-import { BillingViews } from "./BillingViews.js"
+import { BillingAdminHandlers } from "../billing/BillingAdminHandlers.js"
+import { BillingReadRepository } from "../billing/BillingReadRepository.js"
 import { BookingHandlers } from "./BookingHandlers.js"
 import { BookingViews } from "./BookingViews.js"
 import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
@@ -58,7 +58,7 @@ const AdminGroups = Layer.mergeAll(
   ConnectorAppHandlers,
   IntegrationConfigurationHandlers,
   AuditLogHandlers,
-  BillingHandlers,
+  BillingAdminHandlers,
   BookingHandlers,
   SigningHandlers
 )
@@ -71,7 +71,7 @@ const AdminServices = Layer.mergeAll(
   ApplicationViews.Default,
   ConnectorAppViews.Default,
   AuditLogViews.Default,
-  BillingViews.Default,
+  BillingReadRepository.Default,
   BookingViews.Default,
   BookingOperatorService.Default,
   ResourceRepository.Default,

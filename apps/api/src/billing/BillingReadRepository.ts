@@ -1,15 +1,18 @@
 /**
  * The console's billing read views: invoice runs, invoices and credit notes, proposals and the send queue, always
  * within one organization (an operator sees every operational context of it). The operator actions live in the
- * billing service; these only read.
+ * billing operator service (`BillingOperatorService`); these only read, with invoices' one not-deleted rule
+ * (`InvoiceRepository.notDeleted`).
  */
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type Kysely, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 import { containing, keyed } from "../platform/ConsoleListing.js"
+import { notDeleted } from "./InvoiceRepository.js"
 
 export interface DocumentFilter {
   /** Matches the customer's name or the external reference, or equals the invoice number. */
@@ -48,7 +51,7 @@ const invoices = (db: Kysely<Database>, organizationId: string, filter: Document
     .selectFrom("invoices")
     .select(invoiceColumns)
     .where("invoices.organizationId", "=", organizationId)
-    .where("invoices.deletedAt", "is", null)
+    .where(notDeleted())
   if (filter.q !== undefined) {
     const q = filter.q
     query = query.where((eb) =>
@@ -87,8 +90,8 @@ const proposalColumns = [
 type InvoiceStatus = "created" | "approved" | "sent" | "paid" | "written-off" | "failed"
 type ProposalStatus = "proposed" | "passed" | "rejected" | "cancelled"
 
-export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/admin/BillingViews", {
-  succeed: {
+export class BillingReadRepository extends Effect.Service<BillingReadRepository>()("@propline/api/billing/BillingReadRepository", {
+  succeed: spanned("BillingReadRepository", {
     /** Invoices and credit notes counted and summed per status and currency, and the proposals awaiting a verdict. */
     overview: (organizationId: string) =>
       Effect.all([
@@ -103,7 +106,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
               sql<number>`coalesce(sum(balance_minor_units), 0)`.as("balanceMinorUnits")
             ])
             .where("organizationId", "=", organizationId)
-            .where("deletedAt", "is", null)
+            .where(notDeleted())
             .groupBy(["status", "currency"])
             .orderBy("currency")
             .orderBy("status")
@@ -150,7 +153,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
             "invoiceRuns.approvedAt",
             "invoiceRuns.createdAt",
             CursorPage.sortKey("invoiceRuns.createdAt").as("cursorAt"),
-            sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id and i.deleted_at is null)`.as("invoiceCount"),
+            sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id and ${notDeleted("i")})`.as("invoiceCount"),
             sql<number>`(select count(*) from invoice_proposals p where p.invoice_run_id = invoice_runs.id)`.as("proposalCount")
           ])
           .where("invoiceRuns.organizationId", "=", organizationId)
@@ -206,7 +209,7 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
               "line.grossMinorUnits",
               sql<number>`coalesce((select sum(credit.net_minor_units) from document_lines credit
                 join invoices note on note.id = credit.invoice_id
-                where credit.credited_line_id = line.id and note.deleted_at is null), 0)`.as("creditedNetMinorUnits")
+                where credit.credited_line_id = line.id and ${notDeleted("note")}), 0)`.as("creditedNetMinorUnits")
             ])
             .where("line.invoiceId", "=", invoiceId)
             .orderBy("line.position")
@@ -305,5 +308,5 @@ export class BillingViews extends Effect.Service<BillingViews>()("@propline/api/
         if (filter.status !== undefined) query = query.where("status", "=", filter.status)
         return query.orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit + 1).execute()
       }).pipe(Effect.map((rows) => CursorPage.page("admin-proposals", keyed(rows), limit)))
-  }
+  })
 }) {}

@@ -22,14 +22,14 @@ import {
 } from "@propline/contract/BillingAdmin"
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
-import { BillingOperatorService, type RunResult } from "../billing/BillingOperatorService.js"
+import { BillingOperatorService, type RunResult } from "./BillingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { BillingViews } from "./BillingViews.js"
+import { BillingReadRepository } from "./BillingReadRepository.js"
 
-type InvoiceRow = Effect.Effect.Success<ReturnType<BillingViews["invoice"]>>["invoice"]
-type ProposalRow = Effect.Effect.Success<ReturnType<BillingViews["proposal"]>>
+type InvoiceRow = Effect.Effect.Success<ReturnType<BillingReadRepository["invoice"]>>["invoice"]
+type ProposalRow = Effect.Effect.Success<ReturnType<BillingReadRepository["proposal"]>>
 
 const toInvoice = (row: InvoiceRow) =>
   new InvoiceSummary({ ...row, currency: row.currency as InvoiceSummary["currency"] })
@@ -51,9 +51,9 @@ const toOutcome = (result: RunResult) =>
     proposalCount: result.proposals.length
   })
 
-export const BillingHandlers = HttpApiBuilder.group(AdminApi, "billing", (handlers) =>
+export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* BillingViews
+    const views = yield* BillingReadRepository
     const operations = yield* BillingOperatorService
     /** Reads the record again after an action, as the lists show it. */
     const invoiceView = (organizationId: string, invoiceId: string) =>
