@@ -19,7 +19,6 @@ import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
-import { ResourceRepository } from "../booking/ResourceRepository.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { ConnectorAppService } from "../identity/ConnectorAppService.js"
 import { InstallationService } from "../identity/InstallationService.js"
@@ -33,8 +32,8 @@ import { AuditLogHandlers } from "./AuditLogHandlers.js"
 import { AuditLogViews } from "./AuditLogViews.js"
 import { BillingAdminHandlers } from "../billing/BillingAdminHandlers.js"
 import { BillingReadRepository } from "../billing/BillingReadRepository.js"
-import { BookingHandlers } from "./BookingHandlers.js"
-import { BookingViews } from "./BookingViews.js"
+import { BookingAdminHandlers } from "../booking/BookingAdminHandlers.js"
+import { BookingReadRepository } from "../booking/BookingReadRepository.js"
 import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
 import { ConnectorAppViews } from "./ConnectorAppViews.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
@@ -59,7 +58,7 @@ const AdminGroups = Layer.mergeAll(
   IntegrationConfigurationHandlers,
   AuditLogHandlers,
   BillingAdminHandlers,
-  BookingHandlers,
+  BookingAdminHandlers,
   SigningHandlers
 )
 
@@ -72,9 +71,8 @@ const AdminServices = Layer.mergeAll(
   ConnectorAppViews.Default,
   AuditLogViews.Default,
   BillingReadRepository.Default,
-  BookingViews.Default,
+  BookingReadRepository.Default,
   BookingOperatorService.Default,
-  ResourceRepository.Default,
   ApplicationService.Default,
   ConnectorAppService.Default,
   InstallationService.Default,

@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 import { containing, keyed } from "../platform/ConsoleListing.js"
 
@@ -65,8 +66,8 @@ export interface RequestFilter {
   readonly to: Date | undefined
 }
 
-export class BookingViews extends Effect.Service<BookingViews>()("@propline/api/admin/BookingViews", {
-  succeed: {
+export class BookingReadRepository extends Effect.Service<BookingReadRepository>()("@propline/api/booking/BookingReadRepository", {
+  succeed: spanned("BookingReadRepository", {
     /** A page of resources, newest first; `q` matches the name. */
     resources: (
       organizationId: string,
@@ -190,5 +191,5 @@ export class BookingViews extends Effect.Service<BookingViews>()("@propline/api/
           .where("bookingRequests.id", "=", bookingId)
           .executeTakeFirst()
       ).pipe(Effect.flatMap((row) => (row === undefined ? new RecordNotFound({ kind: "booking request" }) : Effect.succeed(row))))
-  }
+  })
 }) {}

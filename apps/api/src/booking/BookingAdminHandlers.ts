@@ -25,19 +25,18 @@ import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { BookingOperatorService, type SetupInvalid } from "../booking/BookingOperatorService.js"
-import { ResourceRepository } from "../booking/ResourceRepository.js"
+import { BookingOperatorService, type SetupInvalid } from "./BookingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { BookingViews } from "./BookingViews.js"
+import { BookingReadRepository } from "./BookingReadRepository.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
-type ResourceRow = Effect.Effect.Success<ReturnType<BookingViews["resource"]>>["resource"]
-type RequestRow = Effect.Effect.Success<ReturnType<BookingViews["request"]>>
+type ResourceRow = Effect.Effect.Success<ReturnType<BookingReadRepository["resource"]>>["resource"]
+type RequestRow = Effect.Effect.Success<ReturnType<BookingReadRepository["request"]>>
 
 type SummaryFields = "id" | "name" | "kind" | "operationalContextId" | "operationalContextName" | "timeZone" | "capacity" | "currency" | "status" | "pendingRequests" | "createdAt"
 
@@ -87,11 +86,10 @@ const day = (text: string | undefined) => {
   return value === undefined ? undefined : new Date(`${value}T00:00:00.000Z`)
 }
 
-export const BookingHandlers = HttpApiBuilder.group(AdminApi, "booking", (handlers) =>
+export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* BookingViews
+    const views = yield* BookingReadRepository
     const operations = yield* BookingOperatorService
-    const resources = yield* ResourceRepository
     const organizations = yield* OrganizationReadRepository
 
     /** A resource's page as the console shows it; a 404 problem when it is not the organization's. */
@@ -168,9 +166,9 @@ export const BookingHandlers = HttpApiBuilder.group(AdminApi, "booking", (handle
       .handle("resourceSetup", ({ path }) =>
         Effect.gen(function* () {
           const { organizationId } = yield* CurrentOperator
-          const found = yield* resources.find(organizationId, path.resourceId)
+          const found = yield* operations.resourceSetup(organizationId, path.resourceId)
           if (found === undefined) return yield* Effect.fail(problem.notFound("No such resource, or it belongs to another organization."))
-          return toResourceSetup(found.resource)
+          return toResourceSetup(found)
         })
       )
       .handle("createResource", ({ payload }) => saveResource(randomUUID(), payload, false))
@@ -197,7 +195,7 @@ export const BookingHandlers = HttpApiBuilder.group(AdminApi, "booking", (handle
       .handle("addOnProductSetup", ({ path }) =>
         Effect.gen(function* () {
           const { organizationId } = yield* CurrentOperator
-          const [found] = yield* resources.addOnProducts(organizationId, [path.productId])
+          const found = yield* operations.addOnProductSetup(organizationId, path.productId)
           if (found === undefined) return yield* Effect.fail(problem.notFound("No such add-on product, or it belongs to another organization."))
           return toProductSetup(found)
         })
