@@ -44,7 +44,7 @@ import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
-import { SigningHandlers } from "./SigningHandlers.js"
+import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
@@ -59,7 +59,7 @@ const AdminGroups = Layer.mergeAll(
   AuditLogHandlers,
   BillingAdminHandlers,
   BookingAdminHandlers,
-  SigningHandlers
+  SigningAdminHandlers
 )
 
 /** The services the console's handlers call; a capability's operator service is added here. */

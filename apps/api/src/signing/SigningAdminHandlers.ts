@@ -14,7 +14,7 @@ import { problem } from "@propline/contract/Problem"
 import type { SigningAttemptRecord } from "@propline/signing/SigningAttempt"
 import { Effect } from "effect"
 import { toProblem } from "../platform/Problems.js"
-import { type InvalidInput, SigningOperatorService } from "../signing/SigningOperatorService.js"
+import { type InvalidInput, SigningOperatorService } from "./SigningOperatorService.js"
 
 const operatorOf = (operator: OperatorShape) => ({ organizationId: operator.organizationId, operatorId: operator.operatorId })
 
@@ -51,7 +51,7 @@ const attachment = (fileName: string) => {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-export const SigningHandlers = HttpApiBuilder.group(AdminApi, "signing", (handlers) =>
+export const SigningAdminHandlers = HttpApiBuilder.group(AdminApi, "signing", (handlers) =>
   Effect.gen(function* () {
     const signing = yield* SigningOperatorService
     /** The attempt's PDF of `kind` as a download; 404 for another organization's attempt or a PDF not there yet. */
