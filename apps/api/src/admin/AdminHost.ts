@@ -26,16 +26,16 @@ import { IntegrationOperatorService } from "../integrations/IntegrationOperatorS
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
-import { ApplicationHandlers } from "./ApplicationHandlers.js"
-import { ApplicationViews } from "./ApplicationViews.js"
+import { ApplicationAdminHandlers } from "../identity/ApplicationAdminHandlers.js"
+import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
 import { AuditLogHandlers } from "./AuditLogHandlers.js"
 import { AuditLogViews } from "./AuditLogViews.js"
 import { BillingAdminHandlers } from "../billing/BillingAdminHandlers.js"
 import { BillingReadRepository } from "../billing/BillingReadRepository.js"
 import { BookingAdminHandlers } from "../booking/BookingAdminHandlers.js"
 import { BookingReadRepository } from "../booking/BookingReadRepository.js"
-import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
-import { ConnectorAppViews } from "./ConnectorAppViews.js"
+import { ConnectorAppAdminHandlers } from "../identity/ConnectorAppAdminHandlers.js"
+import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
 import { CustomerViews } from "./CustomerViews.js"
 import { IntegrationConfigurationHandlers } from "./IntegrationConfigurationHandlers.js"
@@ -53,8 +53,8 @@ const AdminGroups = Layer.mergeAll(
   SessionHandlers,
   OrganizationAdminHandlers,
   CustomerHandlers,
-  ApplicationHandlers,
-  ConnectorAppHandlers,
+  ApplicationAdminHandlers,
+  ConnectorAppAdminHandlers,
   IntegrationConfigurationHandlers,
   AuditLogHandlers,
   BillingAdminHandlers,
@@ -67,8 +67,8 @@ const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
   OrganizationReadRepository.Default,
   CustomerViews.Default,
-  ApplicationViews.Default,
-  ConnectorAppViews.Default,
+  ApplicationReadRepository.Default,
+  ConnectorAppReadRepository.Default,
   AuditLogViews.Default,
   BillingReadRepository.Default,
   BookingReadRepository.Default,

@@ -22,7 +22,7 @@ import { integrationsProblem } from "../integrations/IntegrationHandlers.js"
 import { IntegrationOperatorService, OPERATOR_LIST, type Operator } from "../integrations/IntegrationOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { ConnectorAppViews } from "./ConnectorAppViews.js"
+import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
 
 const operatorOf = (operator: OperatorShape): Operator => ({
   organizationId: operator.organizationId,
@@ -64,7 +64,7 @@ const toDetail = (found: Found) => {
 export const IntegrationConfigurationHandlers = HttpApiBuilder.group(AdminApi, "integrationConfigurations", (handlers) =>
   Effect.gen(function* () {
     const integrations = yield* IntegrationOperatorService
-    const views = yield* ConnectorAppViews
+    const views = yield* ConnectorAppReadRepository
 
     /** The configuration's page as it is now; 404 INTEGRATIONS_CONFIGURATION_NOT_FOUND outside the organization. */
     const detail = (operator: OperatorShape, configurationId: string) =>

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 import { containing, keyed } from "../platform/ConsoleListing.js"
 
@@ -25,8 +26,8 @@ export interface ApplicationFilter {
   readonly status: "active" | "disabled" | undefined
 }
 
-export class ApplicationViews extends Effect.Service<ApplicationViews>()("@propline/api/admin/ApplicationViews", {
-  succeed: {
+export class ApplicationReadRepository extends Effect.Service<ApplicationReadRepository>()("@propline/api/identity/ApplicationReadRepository", {
+  succeed: spanned("ApplicationReadRepository", {
     /** A page of the organization's Applications, newest first. */
     list: (organizationId: string, filter: ApplicationFilter, after: CursorPage.Position | undefined, limit: number) =>
       Sql.query((db) => {
@@ -79,5 +80,5 @@ export class ApplicationViews extends Effect.Service<ApplicationViews>()("@propl
         )
         return { application, contextIds: contexts.map((row) => row.operationalContextId), secrets }
       })
-  }
+  })
 }) {}

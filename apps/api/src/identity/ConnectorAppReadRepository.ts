@@ -7,8 +7,9 @@ import { Effect } from "effect"
 import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
-import { installationContexts } from "../identity/InstallationRepository.js"
+import { installationContexts } from "./InstallationRepository.js"
 import { containing, keyed } from "../platform/ConsoleListing.js"
 
 export interface ConnectorAppFilter {
@@ -33,8 +34,8 @@ const summaryColumns = (organizationId: string) =>
       where i.app_id = connector_apps.id and i.organization_id = ${organizationId} and i.status <> 'removed')`.as("installationStatus")
   ] as const
 
-export class ConnectorAppViews extends Effect.Service<ConnectorAppViews>()("@propline/api/admin/ConnectorAppViews", {
-  succeed: {
+export class ConnectorAppReadRepository extends Effect.Service<ConnectorAppReadRepository>()("@propline/api/identity/ConnectorAppReadRepository", {
+  succeed: spanned("ConnectorAppReadRepository", {
     /** A page of every registered app, newest first, with the organization's installation status. */
     list: (organizationId: string, filter: ConnectorAppFilter, after: CursorPage.Position | undefined, limit: number) =>
       Sql.query((db) => {
@@ -137,12 +138,6 @@ export class ConnectorAppViews extends Effect.Service<ConnectorAppViews>()("@pro
     publishes: (organizationId: string, appId: string) =>
       Sql.query((db) =>
         db.selectFrom("connectorAppPublishers").select("appId").where("appId", "=", appId).where("organizationId", "=", organizationId).executeTakeFirst()
-      ).pipe(Effect.map((row) => row !== undefined)),
-
-    /** Records the organization as the app's publisher, in the registration's transaction. */
-    publish: (appId: string, organizationId: string) =>
-      Effect.flatMap(Sql.now, (at) =>
-        Sql.query((db) => db.insertInto("connectorAppPublishers").values({ appId, organizationId, createdAt: at }).execute())
-      ).pipe(Effect.asVoid)
-  }
+      ).pipe(Effect.map((row) => row !== undefined))
+  })
 }) {}

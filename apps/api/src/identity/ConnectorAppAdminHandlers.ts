@@ -13,19 +13,18 @@ import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSes
 import { BadRequest, problem, ValidationIssue } from "@propline/contract/Problem"
 import type { AppInvalidRule } from "@propline/identity/IdentityRefusal"
 import { Effect } from "effect"
-import { ConnectorAppService } from "../identity/ConnectorAppService.js"
-import { InstallationService } from "../identity/InstallationService.js"
+import { ConnectorAppService } from "./ConnectorAppService.js"
+import { InstallationService } from "./InstallationService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import * as Sql from "../platform/Sql.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { ConnectorAppViews } from "./ConnectorAppViews.js"
+import { ConnectorAppReadRepository } from "./ConnectorAppReadRepository.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
-type Detail = Effect.Effect.Success<ReturnType<ConnectorAppViews["detail"]>>
+type Detail = Effect.Effect.Success<ReturnType<ConnectorAppReadRepository["detail"]>>
 
 const toSummary = (row: Detail["app"]) =>
   new ConnectorAppSummary({ ...row, activeKeyCount: Number(row.activeKeyCount), publishedByYou: Boolean(row.publishedByYou) })
@@ -61,9 +60,9 @@ const asProblem = (error: Parameters<typeof toProblem>[0]) => {
   return new BadRequest({ ...answer, issues: [new ValidationIssue({ path, message: answer.detail ?? "is not valid" })] })
 }
 
-export const ConnectorAppHandlers = HttpApiBuilder.group(AdminApi, "connectorApps", (handlers) =>
+export const ConnectorAppAdminHandlers = HttpApiBuilder.group(AdminApi, "connectorApps", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* ConnectorAppViews
+    const views = yield* ConnectorAppReadRepository
     const organizations = yield* OrganizationReadRepository
     const apps = yield* ConnectorAppService
     const installations = yield* InstallationService
@@ -106,13 +105,7 @@ export const ConnectorAppHandlers = HttpApiBuilder.group(AdminApi, "connectorApp
       .handle("register", ({ payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          // One transaction: the app is never registered without its publisher.
-          yield* Sql.transaction(
-            Effect.gen(function* () {
-              const record = yield* apps.register(payload, actorOf(operator))
-              yield* views.publish(record.id, operator.organizationId)
-            })
-          ).pipe(Effect.mapError(asProblem))
+          yield* apps.registerPublished(payload, operator.organizationId, actorOf(operator)).pipe(Effect.mapError(asProblem))
           return yield* detail(operator, payload.appId)
         })
       )

@@ -11,18 +11,17 @@ import { ApplicationDetail, ApplicationSummary, CreatedApplication, IssuedSecret
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
-import { ApplicationService } from "../identity/ApplicationService.js"
+import { ApplicationService } from "./ApplicationService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import * as Sql from "../platform/Sql.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { ApplicationViews } from "./ApplicationViews.js"
+import { ApplicationReadRepository } from "./ApplicationReadRepository.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
-type Detail = Effect.Effect.Success<ReturnType<ApplicationViews["detail"]>>
+type Detail = Effect.Effect.Success<ReturnType<ApplicationReadRepository["detail"]>>
 
 const toSummary = (row: Detail["application"]) =>
   new ApplicationSummary({ ...row, roles: [...row.roles], activeSecretCount: Number(row.activeSecretCount) })
@@ -34,9 +33,9 @@ const toDetail = (found: Detail) =>
     secrets: found.secrets.map((secret) => new SecretView(secret))
   })
 
-export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications", (handlers) =>
+export const ApplicationAdminHandlers = HttpApiBuilder.group(AdminApi, "applications", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* ApplicationViews
+    const views = yield* ApplicationReadRepository
     const organizations = yield* OrganizationReadRepository
     const applications = yield* ApplicationService
     /** The Application with its secrets when it is the operator's organization's; a 404 problem otherwise. */
@@ -68,17 +67,12 @@ export const ApplicationHandlers = HttpApiBuilder.group(AdminApi, "applications"
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
           yield* ownContexts(organizations, operator.organizationId, payload.contextIds)
-          // Both commands join this one transaction: the Application never exists without its first secret.
-          const created = yield* Sql.transaction(
-            Effect.gen(function* () {
-              const application = yield* applications.create(
-                { organizationId: operator.organizationId, name: payload.name, roles: payload.roles, contextIds: payload.contextIds },
-                actorOf(operator)
-              )
-              const issued = yield* applications.issueSecret(application.id, actorOf(operator))
-              return { application, issued }
-            })
-          ).pipe(Effect.mapError(toProblem))
+          const created = yield* applications
+            .createWithSecret(
+              { organizationId: operator.organizationId, name: payload.name, roles: payload.roles, contextIds: payload.contextIds },
+              actorOf(operator)
+            )
+            .pipe(Effect.mapError(toProblem))
           const detail = yield* visible(operator, created.application.id)
           return new CreatedApplication({
             application: toDetail(detail),
