@@ -38,7 +38,7 @@ import { ConnectorAppAdminHandlers } from "../identity/ConnectorAppAdminHandlers
 import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
 import { CustomerHandlers } from "./CustomerHandlers.js"
 import { CustomerViews } from "./CustomerViews.js"
-import { IntegrationConfigurationHandlers } from "./IntegrationConfigurationHandlers.js"
+import { IntegrationsAdminHandlers } from "../integrations/IntegrationsAdminHandlers.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers.js"
@@ -55,7 +55,7 @@ const AdminGroups = Layer.mergeAll(
   CustomerHandlers,
   ApplicationAdminHandlers,
   ConnectorAppAdminHandlers,
-  IntegrationConfigurationHandlers,
+  IntegrationsAdminHandlers,
   AuditLogHandlers,
   BillingAdminHandlers,
   BookingAdminHandlers,

@@ -18,8 +18,8 @@ import {
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import type { IntegrationConfigurationRecord } from "@propline/integrations/IntegrationConfiguration"
 import { Effect } from "effect"
-import { integrationsProblem } from "../integrations/IntegrationHandlers.js"
-import { IntegrationOperatorService, OPERATOR_LIST, type Operator } from "../integrations/IntegrationOperatorService.js"
+import { integrationsProblem } from "./IntegrationHandlers.js"
+import { IntegrationOperatorService, OPERATOR_LIST, type Operator } from "./IntegrationOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
 import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
@@ -61,7 +61,7 @@ const toDetail = (found: Found) => {
   })
 }
 
-export const IntegrationConfigurationHandlers = HttpApiBuilder.group(AdminApi, "integrationConfigurations", (handlers) =>
+export const IntegrationsAdminHandlers = HttpApiBuilder.group(AdminApi, "integrationConfigurations", (handlers) =>
   Effect.gen(function* () {
     const integrations = yield* IntegrationOperatorService
     const views = yield* ConnectorAppReadRepository
