@@ -36,8 +36,8 @@ import { BookingAdminHandlers } from "../booking/BookingAdminHandlers.js"
 import { BookingReadRepository } from "../booking/BookingReadRepository.js"
 import { ConnectorAppAdminHandlers } from "../identity/ConnectorAppAdminHandlers.js"
 import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
-import { CustomerHandlers } from "./CustomerHandlers.js"
-import { CustomerViews } from "./CustomerViews.js"
+import { CustomerAdminHandlers } from "../tenancy/CustomerAdminHandlers.js"
+import { CustomerReadRepository } from "../tenancy/CustomerReadRepository.js"
 import { IntegrationsAdminHandlers } from "../integrations/IntegrationsAdminHandlers.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
@@ -52,7 +52,7 @@ const AdminGroups = Layer.mergeAll(
   SignInHandlers,
   SessionHandlers,
   OrganizationAdminHandlers,
-  CustomerHandlers,
+  CustomerAdminHandlers,
   ApplicationAdminHandlers,
   ConnectorAppAdminHandlers,
   IntegrationsAdminHandlers,
@@ -66,7 +66,7 @@ const AdminGroups = Layer.mergeAll(
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
   OrganizationReadRepository.Default,
-  CustomerViews.Default,
+  CustomerReadRepository.Default,
   ApplicationReadRepository.Default,
   ConnectorAppReadRepository.Default,
   AuditLogViews.Default,

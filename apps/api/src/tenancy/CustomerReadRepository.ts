@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { type Kysely, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 import { containing, keyed } from "../platform/ConsoleListing.js"
 
@@ -61,8 +62,8 @@ export interface ContractFilter {
   readonly operationalContextId: string | undefined
 }
 
-export class CustomerViews extends Effect.Service<CustomerViews>()("@propline/api/admin/CustomerViews", {
-  succeed: {
+export class CustomerReadRepository extends Effect.Service<CustomerReadRepository>()("@propline/api/tenancy/CustomerReadRepository", {
+  succeed: spanned("CustomerReadRepository", {
     /** A page of customers, newest first. */
     customers: (organizationId: string, filter: CustomerFilter, after: CursorPage.Position | undefined, limit: number) =>
       Sql.query((db) => {
@@ -160,5 +161,5 @@ export class CustomerViews extends Effect.Service<CustomerViews>()("@propline/ap
         )
         return { contract, billingAccount, lines }
       })
-  }
+  })
 }) {}

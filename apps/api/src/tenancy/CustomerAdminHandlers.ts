@@ -14,10 +14,10 @@ import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { CustomerViews } from "./CustomerViews.js"
+import { CustomerReadRepository } from "./CustomerReadRepository.js"
 
-type ContractRow = Effect.Effect.Success<ReturnType<CustomerViews["contract"]>>["contract"]
-type CustomerRow = Effect.Effect.Success<ReturnType<CustomerViews["customer"]>>["customer"]
+type ContractRow = Effect.Effect.Success<ReturnType<CustomerReadRepository["contract"]>>["contract"]
+type CustomerRow = Effect.Effect.Success<ReturnType<CustomerReadRepository["customer"]>>["customer"]
 
 const toContract = (row: ContractRow) =>
   new ContractSummary({
@@ -38,9 +38,9 @@ const toContract = (row: ContractRow) =>
 
 const toCustomer = (row: CustomerRow) => new CustomerSummary({ ...row, contractCount: Number(row.contractCount) })
 
-export const CustomerHandlers = HttpApiBuilder.group(AdminApi, "customers", (handlers) =>
+export const CustomerAdminHandlers = HttpApiBuilder.group(AdminApi, "customers", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* CustomerViews
+    const views = yield* CustomerReadRepository
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
