@@ -28,8 +28,8 @@ import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
 import { ApplicationAdminHandlers } from "../identity/ApplicationAdminHandlers.js"
 import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
-import { AuditLogHandlers } from "./AuditLogHandlers.js"
-import { AuditLogViews } from "./AuditLogViews.js"
+import { AuditLogAdminHandlers } from "../audit/AuditLogAdminHandlers.js"
+import { AuditLogReadRepository } from "../audit/AuditLogReadRepository.js"
 import { BillingAdminHandlers } from "../billing/BillingAdminHandlers.js"
 import { BillingReadRepository } from "../billing/BillingReadRepository.js"
 import { BookingAdminHandlers } from "../booking/BookingAdminHandlers.js"
@@ -56,7 +56,7 @@ const AdminGroups = Layer.mergeAll(
   ApplicationAdminHandlers,
   ConnectorAppAdminHandlers,
   IntegrationsAdminHandlers,
-  AuditLogHandlers,
+  AuditLogAdminHandlers,
   BillingAdminHandlers,
   BookingAdminHandlers,
   SigningAdminHandlers
@@ -69,7 +69,7 @@ const AdminServices = Layer.mergeAll(
   CustomerReadRepository.Default,
   ApplicationReadRepository.Default,
   ConnectorAppReadRepository.Default,
-  AuditLogViews.Default,
+  AuditLogReadRepository.Default,
   BillingReadRepository.Default,
   BookingReadRepository.Default,
   BookingOperatorService.Default,

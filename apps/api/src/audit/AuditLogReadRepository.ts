@@ -2,6 +2,7 @@
 import { Effect } from "effect"
 import { sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
+import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
 import { escapeLike, keyed } from "../platform/ConsoleListing.js"
 
@@ -18,8 +19,8 @@ export interface AuditFilter {
   readonly to: Date | undefined
 }
 
-export class AuditLogViews extends Effect.Service<AuditLogViews>()("@propline/api/admin/AuditLogViews", {
-  succeed: {
+export class AuditLogReadRepository extends Effect.Service<AuditLogReadRepository>()("@propline/api/audit/AuditLogReadRepository", {
+  succeed: spanned("AuditLogReadRepository", {
     /** A page of the organization's entries, newest first; the other filters match exactly. */
     entries: (organizationId: string, filter: AuditFilter, after: CursorPage.Position | undefined, limit: number) =>
       Sql.query((db) => {
@@ -62,5 +63,5 @@ export class AuditLogViews extends Effect.Service<AuditLogViews>()("@propline/ap
         if (filter.to !== undefined) query = query.where("auditLog.occurredAt", "<", filter.to)
         return query.orderBy("auditLog.occurredAt", "desc").orderBy("auditLog.id", "desc").limit(limit + 1).execute()
       }).pipe(Effect.map((rows) => CursorPage.page("admin-audit", keyed(rows), limit)))
-  }
+  })
 }) {}

@@ -6,7 +6,7 @@ import { CurrentOperator } from "@propline/contract/AdminSession"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
-import { AuditLogViews } from "./AuditLogViews.js"
+import { AuditLogReadRepository } from "./AuditLogReadRepository.js"
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/
 
@@ -19,9 +19,9 @@ const bound = (text: string | undefined, end: boolean): Date | undefined => {
   return end ? new Date(midnight.getTime() + 24 * 60 * 60 * 1000) : midnight
 }
 
-export const AuditLogHandlers = HttpApiBuilder.group(AdminApi, "auditLog", (handlers) =>
+export const AuditLogAdminHandlers = HttpApiBuilder.group(AdminApi, "auditLog", (handlers) =>
   Effect.gen(function* () {
-    const views = yield* AuditLogViews
+    const views = yield* AuditLogReadRepository
     return handlers.handle("list", ({ urlParams }) =>
       Effect.gen(function* () {
         const { organizationId } = yield* CurrentOperator
