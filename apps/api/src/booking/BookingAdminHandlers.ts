@@ -31,6 +31,7 @@ import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
 import { BookingReadRepository } from "./BookingReadRepository.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
+import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
 import { ownContexts } from "../contexts/OwnContexts.js"
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
@@ -91,12 +92,14 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
     const views = yield* BookingReadRepository
     const operations = yield* BookingOperatorService
     const organizations = yield* OrganizationReadRepository
+    const applications = yield* ApplicationReadRepository
 
     /** A resource's page as the console shows it; a 404 problem when it is not the organization's. */
     const detail = (organizationId: string, resourceId: string) =>
       Effect.gen(function* () {
         const found = yield* views.resource(organizationId, resourceId).pipe(Effect.mapError(toProblem))
         const { resource } = found
+        const sellers = yield* applications.named(found.sellerIds)
         return new ResourceDetail({
           resource: toResource(resource),
           description: resource.description,
@@ -115,7 +118,7 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
           },
           priceRules: found.priceRules.map((rule) => new PriceRuleView(rule)),
           addOnProducts: found.addOnProducts.map((product) => new AddOnProductView(product)),
-          sellers: found.sellers.map((seller) => new SellerView(seller))
+          sellers: sellers.map((seller) => new SellerView(seller))
         })
       })
 

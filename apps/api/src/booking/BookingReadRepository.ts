@@ -89,7 +89,10 @@ export class BookingReadRepository extends Effect.Service<BookingReadRepository>
         return query.orderBy("bookingResources.createdAt", "desc").orderBy("bookingResources.id", "desc").limit(limit + 1).execute()
       }).pipe(Effect.map((rows) => CursorPage.page("admin-resources", keyed(rows), limit))),
 
-    /** A resource with its opening hours, rules, price rules and offered add-ons; RecordNotFound when not the organization's. */
+    /**
+     * A resource with its opening hours, rules, price rules, offered add-ons and the ids of the Applications allowed
+     * to sell it (identity names them); RecordNotFound when not the organization's.
+     */
     resource: (organizationId: string, resourceId: string) =>
       Effect.gen(function* () {
         const resource = yield* Sql.query((db) =>
@@ -132,17 +135,10 @@ export class BookingReadRepository extends Effect.Service<BookingReadRepository>
             .orderBy("offer.position")
             .execute()
         )
-        const sellers = yield* Sql.query((db) =>
-          db
-            .selectFrom("bookingApplicationResources as grant")
-            .innerJoin("applications", "applications.id", "grant.applicationId")
-            .select(["applications.id", "applications.name", "applications.clientId"])
-            .where("grant.resourceId", "=", resourceId)
-            .orderBy("applications.name")
-            .orderBy("applications.id")
-            .execute()
-        )
-        return { resource, priceRules, addOnProducts, sellers }
+        const sellerIds = yield* Sql.query((db) =>
+          db.selectFrom("bookingApplicationResources").select("applicationId").where("resourceId", "=", resourceId).execute()
+        ).pipe(Effect.map((rows) => rows.map((row) => row.applicationId)))
+        return { resource, priceRules, addOnProducts, sellerIds }
       }),
 
     /** An add-on product of the organization; RecordNotFound when not the organization's. */

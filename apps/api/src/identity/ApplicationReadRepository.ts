@@ -28,6 +28,17 @@ export interface ApplicationFilter {
 
 export class ApplicationReadRepository extends Effect.Service<ApplicationReadRepository>()("@propline/api/identity/ApplicationReadRepository", {
   succeed: spanned("ApplicationReadRepository", {
+    /**
+     * The Applications with these ids as another capability's page names them (booking's sellers of a resource):
+     * id, name and client id, by name then id.
+     */
+    named: (ids: ReadonlyArray<string>) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Sql.query((db) =>
+            db.selectFrom("applications").select(["id", "name", "clientId"]).where("id", "in", ids).orderBy("name").orderBy("id").execute()
+          ),
+
     /** A page of the organization's Applications, newest first. */
     list: (organizationId: string, filter: ApplicationFilter, after: CursorPage.Position | undefined, limit: number) =>
       Sql.query((db) => {
