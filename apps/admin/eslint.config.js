@@ -1,6 +1,6 @@
 import base, { alwaysRestricted, platformBarrels } from "@propline/eslint-config"
 
-// The API process loads the admin contract (AdminApi and its groups): no platform barrels (see platformBarrels).
+// The API process loads WebAssets: no platform barrels (see platformBarrels).
 export default [
   ...base,
   {

@@ -1,5 +1,7 @@
-// Flat config of apps/api: the shared rules, and services and repositories that never import HTTP — the kernel's
-// HTTP adapters, the contract's problem classes or handlers (CONTRIBUTING.md: a request travels one way).
+// Flat config of apps/api: the shared rules; services and repositories (`*Service.ts`, `*OperatorService.ts`,
+// `*Repository.ts`, `*ReadRepository.ts`) that never import HTTP — the kernel's HTTP adapters, the contract's problem
+// classes or handlers (`*Handlers.ts`, `*AdminHandlers.ts`) (CONTRIBUTING.md: a request travels one way); and no SQL
+// outside repositories.
 import base, { alwaysRestricted, platformBarrels } from "./index.js"
 
 export const httpModules = [
@@ -16,6 +18,27 @@ export const httpModules = [
   "**/*Handlers.js",
   "**/ApiHost.js",
   "**/Hosts.js"
+]
+
+/**
+ * SQL written anywhere: kysely's `sql` tag, a query builder's statement methods, or the kernel's statement runners.
+ * Only repositories (`*Repository.ts`, read models included), the kernel (`platform/`, which writes audit and outbox
+ * rows and builds cursor pages) and demo seeding (`demo/`) may write it.
+ */
+export const sqlOutsideRepositories = [
+  {
+    selector: "ImportDeclaration[source.value='kysely'][importKind!='type'] > ImportSpecifier[imported.name='sql'][importKind!='type']",
+    message: "SQL lives in repositories (`*Repository.ts` / `*ReadRepository.ts`): call the owner's repository or service."
+  },
+  {
+    selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)$/]",
+    message: "SQL lives in repositories (`*Repository.ts` / `*ReadRepository.ts`): call the owner's repository or service."
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='Sql'][callee.property.name=/^(query|rows|rowsCatchingUniqueViolation|catchUniqueViolation|lockVisible)$/]",
+    message: "SQL lives in repositories (`*Repository.ts` / `*ReadRepository.ts`): call the owner's repository or service."
+  }
 ]
 
 export default [
@@ -61,5 +84,20 @@ export default [
         }
       ]
     }
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: [
+      "src/**/*Repository.ts",
+      "src/platform/**",
+      "src/demo/**",
+      // Known exceptions, each with its own item of issue 21: signing and URL keys bypass the kernel (item 3), the
+      // invoice repositories' shared line writer, and the company registry's customer lookup (item 4).
+      "src/identity/SigningKeys.ts",
+      "src/storage/UrlSigner.ts",
+      "src/billing/DocumentLines.ts",
+      "src/booking/CompanyRegistry.ts"
+    ],
+    rules: { "no-restricted-syntax": ["error", ...sqlOutsideRepositories] }
   }
 ]

@@ -9,7 +9,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, ParseResult } from "effect"
 import { readableIssues } from "@propline/contract/ValidationIssues"
-import { AdminApi } from "../AdminApi.js"
+import { AdminApi } from "@propline/contract/AdminApi"
 import type { ProblemLike } from "../ErrorMessages.js"
 
 let csrfToken: string | undefined

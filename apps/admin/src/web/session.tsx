@@ -1,6 +1,6 @@
 /** The signed-in session for the whole console: who, which organization, and the sign-in / sign-out actions. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react"
-import type { SessionView } from "../Session.js"
+import type { SessionView } from "@propline/contract/AdminSession"
 import { call, type Problem, type Result, setCsrfToken } from "./api.js"
 
 type State =

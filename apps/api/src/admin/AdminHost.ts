@@ -1,5 +1,5 @@
 /**
- * The admin host (issue 11) on ADMIN_PORT: the operators' HttpApi (`@propline/admin/AdminApi`) under `/api/` and
+ * The admin host (issue 11) on ADMIN_PORT: the operators' HttpApi (`@propline/contract/AdminApi`) under `/api/` and
  * the console's front end for every other path. Its HttpApi is built in a memo map of its own: the platform's
  * router and API-middleware layers are memoized per build, and sharing them with the API host would put each
  * host's routes on the other.
@@ -13,13 +13,12 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { AdminApi } from "@propline/admin/AdminApi"
+import { AdminApi } from "@propline/contract/AdminApi"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AppConfigShape } from "../AppConfig.js"
 import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
-import { ResourceRepository } from "../booking/ResourceRepository.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { ConnectorAppService } from "../identity/ConnectorAppService.js"
 import { InstallationService } from "../identity/InstallationService.js"
@@ -27,54 +26,53 @@ import { IntegrationOperatorService } from "../integrations/IntegrationOperatorS
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
 import { requestId } from "../platform/RequestId.js"
-import { ApplicationHandlers } from "./ApplicationHandlers.js"
-import { ApplicationViews } from "./ApplicationViews.js"
-import { AuditLogHandlers } from "./AuditLogHandlers.js"
-import { AuditLogViews } from "./AuditLogViews.js"
-import { BillingHandlers } from "./BillingHandlers.js"
-import { BillingViews } from "./BillingViews.js"
-import { BookingHandlers } from "./BookingHandlers.js"
-import { BookingViews } from "./BookingViews.js"
-import { ConnectorAppHandlers } from "./ConnectorAppHandlers.js"
-import { ConnectorAppViews } from "./ConnectorAppViews.js"
-import { CustomerHandlers } from "./CustomerHandlers.js"
-import { CustomerViews } from "./CustomerViews.js"
-import { IntegrationConfigurationHandlers } from "./IntegrationConfigurationHandlers.js"
+import { ApplicationAdminHandlers } from "../identity/ApplicationAdminHandlers.js"
+import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
+import { AuditLogAdminHandlers } from "../audit/AuditLogAdminHandlers.js"
+import { AuditLogReadRepository } from "../audit/AuditLogReadRepository.js"
+import { BillingAdminHandlers } from "../billing/BillingAdminHandlers.js"
+import { BillingReadRepository } from "../billing/BillingReadRepository.js"
+import { BookingAdminHandlers } from "../booking/BookingAdminHandlers.js"
+import { BookingReadRepository } from "../booking/BookingReadRepository.js"
+import { ConnectorAppAdminHandlers } from "../identity/ConnectorAppAdminHandlers.js"
+import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
+import { CustomerAdminHandlers } from "../tenancy/CustomerAdminHandlers.js"
+import { CustomerReadRepository } from "../tenancy/CustomerReadRepository.js"
+import { IntegrationsAdminHandlers } from "../integrations/IntegrationsAdminHandlers.js"
 import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from "./OperatorMiddleware.js"
 import { OperatorSessions } from "./OperatorSessions.js"
-import { OrganizationHandlers } from "./OrganizationHandlers.js"
-import { OrganizationViews } from "./OrganizationViews.js"
+import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
-import { SigningHandlers } from "./SigningHandlers.js"
+import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
 const AdminGroups = Layer.mergeAll(
   SignInHandlers,
   SessionHandlers,
-  OrganizationHandlers,
-  CustomerHandlers,
-  ApplicationHandlers,
-  ConnectorAppHandlers,
-  IntegrationConfigurationHandlers,
-  AuditLogHandlers,
-  BillingHandlers,
-  BookingHandlers,
-  SigningHandlers
+  OrganizationAdminHandlers,
+  CustomerAdminHandlers,
+  ApplicationAdminHandlers,
+  ConnectorAppAdminHandlers,
+  IntegrationsAdminHandlers,
+  AuditLogAdminHandlers,
+  BillingAdminHandlers,
+  BookingAdminHandlers,
+  SigningAdminHandlers
 )
 
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
-  OrganizationViews.Default,
-  CustomerViews.Default,
-  ApplicationViews.Default,
-  ConnectorAppViews.Default,
-  AuditLogViews.Default,
-  BillingViews.Default,
-  BookingViews.Default,
+  OrganizationReadRepository.Default,
+  CustomerReadRepository.Default,
+  ApplicationReadRepository.Default,
+  ConnectorAppReadRepository.Default,
+  AuditLogReadRepository.Default,
+  BillingReadRepository.Default,
+  BookingReadRepository.Default,
   BookingOperatorService.Default,
-  ResourceRepository.Default,
   ApplicationService.Default,
   ConnectorAppService.Default,
   InstallationService.Default,

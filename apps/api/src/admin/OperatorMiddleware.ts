@@ -4,7 +4,7 @@
  * and refuses a change whose `Origin` is not the console's own address.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { CSRF_HEADER, CsrfProtection, CurrentOperator, JsonPayload, OperatorAuthentication } from "@propline/admin/Session"
+import { CSRF_HEADER, CsrfProtection, CurrentOperator, JsonPayload, OperatorAuthentication } from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer, Option, Redacted } from "effect"

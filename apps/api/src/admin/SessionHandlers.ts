@@ -11,26 +11,26 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { AdminApi } from "@propline/admin/AdminApi"
-import { tooManyRequests } from "@propline/admin/AdminProblem"
+import { AdminApi } from "@propline/contract/AdminApi"
+import { tooManyRequests } from "@propline/contract/AdminProblem"
 import {
   CurrentOperator,
   OperatorAuthentication,
   OperatorView,
   OrganizationSummary,
   SessionView
-} from "@propline/admin/Session"
+} from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import { Duration, Effect, Either } from "effect"
 import { AppConfig } from "../AppConfig.js"
 import { clientAddress, trustedProxies } from "../platform/ClientAddress.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
 import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
-import { OrganizationViews } from "./OrganizationViews.js"
+import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 
 const sessionView = (session: OperatorSession) =>
   Effect.gen(function* () {
-    const organization = yield* Effect.flatMap(OrganizationViews, (views) => views.organization(session.organizationId)).pipe(
+    const organization = yield* Effect.flatMap(OrganizationReadRepository, (views) => views.organization(session.organizationId)).pipe(
       Effect.orDie
     )
     return new SessionView({

@@ -14,6 +14,13 @@ import * as Sql from "../platform/Sql.js"
 import { documentColumns } from "./DocumentColumns.js"
 import { insertDocumentLines, type NewLine } from "./DocumentLines.js"
 
+/**
+ * The one rule for which invoices and credit notes still count (spec 2.1): a deleted one (`deleted_at` set, now on
+ * the withdrawal queue) is never listed, locked, summed or credited against. `table` is the name or alias the
+ * statement gives `invoices` (default `invoices`).
+ */
+export const notDeleted = (table: string = "invoices"): RawBuilder<boolean> => sql<boolean>`${sql.ref(table)}.deleted_at is null`
+
 const toInvoice = (row: Selectable<InvoiceTable>): InvoiceRecord => withoutNulls(row) as InvoiceRecord
 
 /** An invoice as the send queue reads it: every column (null where the record has no value) and its cursor key. */
@@ -107,7 +114,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       CursorPage.visiblePageRows({
         columns: invoiceColumns,
         from: "invoices",
-        where: sql`status = 'approved' and deleted_at is null`,
+        where: sql`status = 'approved' and ${notDeleted()}`,
         organizationId,
         contextIds,
         sortColumn: "approved_at",
@@ -120,11 +127,11 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      * concurrent reports on it run one after another. Undefined when it doesn't exist or can't be seen.
      */
     lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
-      lockInvoice(organizationId, contextIds, sql<boolean>`id = ${id} and deleted_at is null`),
+      lockInvoice(organizationId, contextIds, sql<boolean>`id = ${id} and ${notDeleted()}`),
 
     /** As {@link lock}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
     lockByExternalReference: (organizationId: string, contextIds: ReadonlyArray<string>, externalReference: string) =>
-      lockInvoice(organizationId, contextIds, sql<boolean>`external_reference = ${externalReference} and deleted_at is null`),
+      lockInvoice(organizationId, contextIds, sql<boolean>`external_reference = ${externalReference} and ${notDeleted()}`),
 
     /** An invoice of the organization, locked, whatever its context (an operator's action). Not deleted ones. */
     lockForOperator: (organizationId: string, id: string) =>
@@ -134,7 +141,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
           .selectAll()
           .where("id", "=", id)
           .where("organizationId", "=", organizationId)
-          .where("deletedAt", "is", null)
+          .where(notDeleted())
           .forUpdate()
           .executeTakeFirst()
       ).pipe(Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))),
@@ -146,7 +153,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
           .selectFrom("invoices")
           .selectAll()
           .where("invoiceRunId", "=", invoiceRunId)
-          .where("deletedAt", "is", null)
+          .where(notDeleted())
           .orderBy("invoiceNumber")
           .forUpdate()
           .execute()
@@ -276,7 +283,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
                     .innerJoin("invoices as note", "note.id", "credit.invoiceId")
                     .select((inner) => inner.fn.sum<number>("credit.netMinorUnits").as("sum"))
                     .whereRef("credit.creditedLineId", "=", "line.id")
-                    .where("note.deletedAt", "is", null),
+                    .where(notDeleted("note")),
                   eb.lit(0)
                 )
                 .as("creditedNet")
@@ -290,7 +297,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
             .selectFrom("invoices")
             .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("totalGrossMinorUnits"), eb.lit(0)).as("gross"))
             .where("creditedInvoiceId", "=", invoiceId)
-            .where("deletedAt", "is", null)
+            .where(notDeleted())
             .executeTakeFirstOrThrow()
         )
         return {

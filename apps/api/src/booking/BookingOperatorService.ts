@@ -54,6 +54,17 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
         )
 
       return {
+        /** A resource of the organization as set up (its record with price rules); undefined when not the organization's. */
+        resourceSetup: (organizationId: string, resourceId: string) =>
+          resources.find(organizationId, resourceId).pipe(
+            Effect.map((found) => found?.resource),
+            span("resourceSetup")
+          ),
+
+        /** An add-on product of the organization as set up; undefined when not the organization's. */
+        addOnProductSetup: (organizationId: string, productId: string) =>
+          Effect.map(resources.addOnProducts(organizationId, [productId]), (found) => found.at(0)).pipe(span("addOnProductSetup")),
+
         /**
          * Creates or replaces a resource and its price rules. `SetupInvalid` for invalid values; refusals
          * BOOKING_RESOURCE_BUFFER_NOT_ON_INCREMENT, BOOKING_PRICE_RULE_AMBIGUOUS, BOOKING_RESOURCE_CURRENCY_MISMATCH

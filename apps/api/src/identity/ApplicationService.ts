@@ -49,7 +49,7 @@ export class ApplicationService extends Effect.Service<ApplicationService>()("@p
         tree.length === 0 ? Effect.fail(new RecordNotFound({ kind: "organization" })) : Effect.succeed(tree)
       )
 
-    return {
+    const service = {
       /**
        * Creates an active Application in `organizationId` with roles and contexts
        * (`INTEGRATIONS_ROLE_NOT_GRANTABLE`, `INTEGRATIONS_CONTEXT_LEVEL_MISMATCH`; 404 for an unknown
@@ -193,6 +193,26 @@ export class ApplicationService extends Effect.Service<ApplicationService>()("@p
             return record
           })
         ).pipe(span("changeGrant"))
+    }
+
+    return {
+      ...service,
+
+      /**
+       * {@link create} and the first {@link issueSecret} in one transaction (the console's "create"): the Application
+       * never exists without its first secret. Refusals as theirs.
+       */
+      createWithSecret: (
+        input: GrantRequest & { readonly organizationId: string; readonly name: string },
+        actor: Audit.Actor
+      ) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const application = yield* service.create(input, actor)
+            const issued = yield* service.issueSecret(application.id, actor)
+            return { application, issued }
+          })
+        ).pipe(span("createWithSecret"))
     }
   }),
   dependencies: [ApplicationRepository.Default, ContextService.Default]

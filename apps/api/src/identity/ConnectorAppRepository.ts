@@ -24,6 +24,12 @@ export class ConnectorAppRepository extends Effect.Service<ConnectorAppRepositor
   {
     succeed: {
       /** Whether an app with this id is registered. */
+      /** Records `organizationId` as the app's publisher (it registered the app in the console) at `at`. */
+      addPublisher: (appId: string, organizationId: string, at: Date) =>
+        Sql.query((db) => db.insertInto("connectorAppPublishers").values({ appId, organizationId, createdAt: at }).execute()).pipe(
+          Effect.asVoid
+        ),
+
       exists: (appId: string) =>
         Sql.query((db) => db.selectFrom("connectorApps").select("id").where("id", "=", appId).executeTakeFirst()).pipe(
           Effect.map((row) => row !== undefined)

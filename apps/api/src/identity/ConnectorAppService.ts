@@ -56,30 +56,42 @@ export class ConnectorAppService extends Effect.Service<ConnectorAppService>()("
         app === undefined ? Effect.fail(new RecordNotFound({ kind: "connector app" })) : Effect.succeed(app)
       )
 
+    const register = (command: ConnectorApp.RegisterApp, actor: Audit.Actor, publisher: string | undefined) =>
+      Sql.transaction(
+        Effect.gen(function* () {
+          const taken = ConnectorApp.APP_ID_PATTERN.test(command.appId) ? yield* apps.exists(command.appId) : false
+          const at = yield* Sql.now
+          const { record } = yield* ConnectorApp.registerApp(taken, command, at)
+          yield* importable(record.keys)
+          yield* apps.insert(
+            record,
+            () => new AppAlreadyExists({ appId: record.id, detail: "A connector app with this app id is already registered." })
+          )
+          if (publisher !== undefined) yield* apps.addPublisher(record.id, publisher, at)
+          yield* audit(actor, "identity.connector_app.registered", record.id, at, {
+            name: record.name,
+            setupUrl: record.setupUrl,
+            kids: record.keys.map((key) => key.kid),
+            ...(publisher === undefined ? {} : { publishedBy: publisher })
+          })
+          return record
+        })
+      )
+
     return {
       /**
        * Registers an app (`INTEGRATIONS_APP_INVALID` with its rule; `INTEGRATIONS_APP_ALREADY_EXISTS`, 409, when
        * the id is taken, also when another registration of it wins a race).
        */
-      register: (command: ConnectorApp.RegisterApp, actor: Audit.Actor) =>
-        Sql.transaction(
-          Effect.gen(function* () {
-            const taken = ConnectorApp.APP_ID_PATTERN.test(command.appId) ? yield* apps.exists(command.appId) : false
-            const at = yield* Sql.now
-            const { record } = yield* ConnectorApp.registerApp(taken, command, at)
-            yield* importable(record.keys)
-            yield* apps.insert(
-              record,
-              () => new AppAlreadyExists({ appId: record.id, detail: "A connector app with this app id is already registered." })
-            )
-            yield* audit(actor, "identity.connector_app.registered", record.id, at, {
-              name: record.name,
-              setupUrl: record.setupUrl,
-              kids: record.keys.map((key) => key.kid)
-            })
-            return record
-          })
-        ).pipe(span("register")),
+      register: (command: ConnectorApp.RegisterApp, actor: Audit.Actor) => register(command, actor, undefined).pipe(span("register")),
+
+      /**
+       * Registers an app as {@link register} does, published by `organizationId` (an operator registered it in the
+       * console): the app, its publisher and one audit entry (`identity.connector_app.registered`, its details
+       * naming the publisher) in one transaction, so the app never exists without its publisher.
+       */
+      registerPublished: (command: ConnectorApp.RegisterApp, organizationId: string, actor: Audit.Actor) =>
+        register(command, actor, organizationId).pipe(span("registerPublished")),
 
       /** Adds an active key (`INTEGRATIONS_APP_INVALID`: `key`, `kid_taken`, `no_keys`; 404 for an unknown app). */
       addKey: (appId: string, jwk: unknown, actor: Audit.Actor) =>

@@ -3,8 +3,8 @@
  * secret is shown once, with a button that copies it; the console keeps it nowhere.
  */
 import { type FormEvent, useState } from "react"
-import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "../../Applications.js"
-import type { ContextNode } from "../../Organization.js"
+import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "@propline/contract/ApplicationsAdmin"
+import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link } from "../router.js"

@@ -4,7 +4,7 @@
  * the withdrawal queue. Every action is the billing service's; a refusal shows its code's sentence.
  */
 import { type FormEvent, useState } from "react"
-import type { InvoiceDetail, InvoiceSummary, RunOutcome } from "../../Billing.js"
+import type { InvoiceDetail, InvoiceSummary, RunOutcome } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
 import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link, navigate } from "../router.js"

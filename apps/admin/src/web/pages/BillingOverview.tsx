@@ -3,7 +3,7 @@
  * per currency (bar length: the status's gross total against the currency's largest), with the same figures in a
  * table for screen readers and copying.
  */
-import type { OverviewBucket } from "../../Billing.js"
+import type { OverviewBucket } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
 import { money } from "../format.js"
 import { hrefWith, Link } from "../router.js"

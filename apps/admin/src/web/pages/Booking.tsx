@@ -3,7 +3,7 @@
  * ones waiting for approval first, then a week calendar per resource. Approve and decline are the booking service's.
  * Setting resources and products up is in `BookingSetup.tsx`.
  */
-import type { BookingRequestView } from "../../Booking.js"
+import type { BookingRequestView } from "@propline/contract/BookingAdmin"
 import { call } from "../api.js"
 import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link, useLocation } from "../router.js"

@@ -8,8 +8,8 @@
  * basis points.
  */
 import { type FormEvent, type ReactNode, useState } from "react"
-import type { AddOnProductSetup, ResourceDetail, ResourceSetup } from "../../Booking.js"
-import type { ContextNode } from "../../Organization.js"
+import type { AddOnProductSetup, ResourceDetail, ResourceSetup } from "@propline/contract/BookingAdmin"
+import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call, type Problem, type Result } from "../api.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"

@@ -5,7 +5,7 @@
  * change roles and contexts). The identity services decide every rule; their codes show as sentences.
  */
 import { type FormEvent, useState } from "react"
-import type { ConnectorAppDetail, InstallationView } from "../../ConnectorApps.js"
+import type { ConnectorAppDetail, InstallationView } from "@propline/contract/ConnectorAppsAdmin"
 import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link, navigate } from "../router.js"

@@ -1,5 +1,5 @@
 /** Customers and contracts: lists filtered in the URL, and each record's page. */
-import type { ContractSummary, CustomerSummary } from "../../Customers.js"
+import type { ContractSummary, CustomerSummary } from "@propline/contract/CustomersAdmin"
 import { call } from "../api.js"
 import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link } from "../router.js"

@@ -6,8 +6,8 @@
  * codes show as sentences, its issues beside the contexts they name.
  */
 import { type FormEvent, useState } from "react"
-import type { ConfigurationDetail, ConnectAnswer, InstallationChoice } from "../../IntegrationConfigurations.js"
-import type { ContextNode } from "../../Organization.js"
+import type { ConfigurationDetail, ConnectAnswer, InstallationChoice } from "@propline/contract/IntegrationsAdmin"
+import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { messageFor } from "../../ErrorMessages.js"
 import { call } from "../api.js"
 import { dateTime } from "../format.js"

@@ -1,5 +1,5 @@
 /** The organization: its facts, how many records it holds, and the operational-context tree. */
-import type { ContextNode } from "../../Organization.js"
+import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { useLoad } from "../session.js"

@@ -5,7 +5,7 @@
  * signed PDF once it is signed).
  */
 import { type FormEvent, useState } from "react"
-import { pdfPath } from "../../Signing.js"
+import { pdfPath } from "@propline/contract/SigningAdmin"
 import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { useAction, useLoad } from "../session.js"
