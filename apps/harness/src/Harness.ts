@@ -143,7 +143,7 @@ const REQUEST_TIMEOUT_MS = 30_000
 export const send = async (url: string, init: RequestInit = {}): Promise<Reply> => {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
   const text = await response.text()
-  let body: unknown = undefined
+  let body: unknown
   try {
     body = JSON.parse(text)
   } catch {

@@ -2,7 +2,8 @@
  * The schema's migrations, named by timestamp and listed explicitly (kysely's recommendation over reading a
  * folder, so a bundle or a published package carries them). Run at start-up by {@link migrateToLatest}.
  */
-import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely"
+import type { Kysely } from "kysely"
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from "kysely/migration"
 import * as initial from "./migrations/20261122_0001_initial.js"
 import * as keysetIndexes from "./migrations/20261123_0050_keyset_indexes.js"
 import * as billingSettlement from "./migrations/20261123_0100_billing_settlement.js"

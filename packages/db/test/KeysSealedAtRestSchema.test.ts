@@ -4,7 +4,8 @@
  * the rows only an envelope holds, which it can't decrypt) and up again.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Kysely, Migrator, sql } from "kysely"
+import { type Kysely, sql } from "kysely"
+import { Migrator } from "kysely/migration"
 import * as Db from "../src/Db.js"
 import { migrations } from "../src/Migrations.js"
 import * as TestDatabase from "../src/TestDatabase.js"

@@ -3,7 +3,8 @@
  * `operator_sign_in_throttle`, one row per (e-mail address, client address), and the migration goes down and up again.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Kysely, Migrator, sql } from "kysely"
+import { type Kysely, sql } from "kysely"
+import { Migrator } from "kysely/migration"
 import * as Db from "../src/Db.js"
 import { migrations } from "../src/Migrations.js"
 import * as TestDatabase from "../src/TestDatabase.js"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, ManagedRuntime } from "effect"
-import { type Kysely, Migrator } from "kysely"
+import type { Kysely } from "kysely"
+import { Migrator } from "kysely/migration"
 import { afterAll, beforeAll } from "vitest"
 import * as Db from "../src/Db.js"
 import * as TestDatabase from "../src/TestDatabase.js"
