@@ -39,14 +39,36 @@ export type AppInvalidRule =
   | "last_key"
 
 /**
+ * The body member (a JSON Pointer into a registration or a key change) each rule of `INTEGRATIONS_APP_INVALID`
+ * is about, so a form shows the refusal beside that field; "" where the rule is about the request as a whole.
+ *
+ * @since 0.2.0
+ */
+export const APP_INVALID_FIELDS: Readonly<Record<AppInvalidRule, string>> = {
+  app_id: "/appId",
+  name: "/name",
+  setup_url: "/setupUrl",
+  key: "/keys",
+  no_keys: "/keys",
+  kid_taken: "/keys",
+  kid_unknown: "",
+  last_key: ""
+}
+
+/**
  * `INTEGRATIONS_APP_INVALID`, 400: a connector app's registration or key change breaks one of its rules
- * ({@link AppInvalidRule}).
+ * ({@link AppInvalidRule}). `issues` holds one issue: the rule's field ({@link APP_INVALID_FIELDS}) and the
+ * `detail`.
  *
  * @since 0.2.0
  */
 export class AppInvalid extends Refusal("AppInvalid", "INTEGRATIONS_APP_INVALID", 400)<{
   readonly rule: AppInvalidRule
-}> {}
+}> {
+  constructor(args: { readonly rule: AppInvalidRule; readonly detail: string }) {
+    super({ ...args, issues: [{ path: APP_INVALID_FIELDS[args.rule], message: args.detail }] })
+  }
+}
 
 /**
  * `INTEGRATIONS_APP_ALREADY_EXISTS`, 409: a connector app with this app id is already registered.

@@ -8,6 +8,9 @@
  * - `status`: the HTTP status to answer with: 400 when a business rule refused the request, 409 when the request
  *   conflicts with state another request made (`*_REPLAY_MISMATCH`, `*_ALREADY_USED`, `BOOKING_SLOT_TAKEN`, …);
  * - `detail`: a sentence safe to show a client (no internal ids, no caller-supplied text); also the `message`;
+ * - `issues` (optional): the failing fields, each a JSON Pointer (RFC 6901) into the request body and a message,
+ *   when the refusal is about fields (spec 7.1's shape: `VALIDATION_FAILED`, `INTEGRATIONS_CONFIGURATION_INVALID`,
+ *   `INTEGRATIONS_APP_INVALID`); the problem lists them;
  * - the facts that led to it, as further fields, for logs and tests.
  *
  * Define one with {@link Refusal}:
@@ -32,7 +35,18 @@ import type { ErrorCode } from "./ErrorCode.js"
 export type RefusalStatus = 400 | 409
 
 /**
- * What every refusal carries, whatever its package.
+ * A failing field of a refusal about fields: `path` a JSON Pointer (RFC 6901) into the request body ("" for the
+ * body as a whole), `message` what is wrong with it (spec 7.1's `issues`).
+ *
+ * @since 0.2.0
+ */
+export interface RefusalIssue {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * What every refusal carries, whatever its package; `issues` only on a refusal about fields.
  *
  * @since 0.1.0
  */
@@ -41,11 +55,12 @@ export interface RefusalShape {
   readonly code: ErrorCode
   readonly status: RefusalStatus
   readonly detail: string
+  readonly issues?: ReadonlyArray<RefusalIssue> | undefined
 }
 
 /**
- * A base class for a refusal with a fixed tag, code and status. Construct with the facts and a `detail`; the
- * `message` is the `detail`.
+ * A base class for a refusal with a fixed tag, code and status. Construct with the facts, a `detail` and, for a
+ * refusal about fields, its `issues`; the `message` is the `detail`.
  *
  * @since 0.1.0
  */
@@ -55,12 +70,13 @@ export const Refusal = <Tag extends string, Code extends ErrorCode, Status exten
   status: Status
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "no facts", as in Data.TaggedError
 ): new <A extends Record<string, unknown> = {}>(
-  args: A & { readonly detail: string }
+  args: A & { readonly detail: string; readonly issues?: ReadonlyArray<RefusalIssue> }
 ) => Cause.YieldableError & {
   readonly _tag: Tag
   readonly code: Code
   readonly status: Status
   readonly detail: string
+  readonly issues?: ReadonlyArray<RefusalIssue>
 } & Readonly<A> => {
   const Tagged = Data.TaggedError(tag) as unknown as new (args: Record<string, unknown>) => object
   class Base extends Tagged {

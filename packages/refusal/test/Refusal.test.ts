@@ -37,6 +37,12 @@ describe("Refusal", () => {
     expect(isRefusal(refusal)).toBe(true)
     expect(isRefusal(new Error("x"))).toBe(false)
   })
+  it("carries the failing fields when it is about fields, and none otherwise", () => {
+    const refusal = new NoFacts({ detail: "Not valid.", issues: [{ path: "/name", message: "is too long" }] })
+    expect(refusal.issues).toEqual([{ path: "/name", message: "is too long" }])
+    expect(isRefusal(refusal)).toBe(true)
+    expect("issues" in new NoFacts({ detail: "d" })).toBe(false)
+  })
   it.effect("fails an Effect and an Either", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(new SlotTaken({ resourceId: "r", detail: "taken" }))

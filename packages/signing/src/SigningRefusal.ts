@@ -130,14 +130,19 @@ export class SignerNotEligible extends Refusal("SignerNotEligible", "CRM_SIGNER_
 
 /**
  * `VALIDATION_FAILED`, HTTP 400: `declined` names a `partyId` that is not a party of this attempt. `path` is the
- * JSON Pointer (RFC 6901) of the field in the request body, for the problem's `issues` (spec 7.1).
+ * JSON Pointer (RFC 6901) of the field in the request body; `issues` holds that one field with the `detail`
+ * (spec 7.1).
  *
  * @since 0.1.0
  */
 export class DecliningPartyUnknown extends Refusal("DecliningPartyUnknown", "VALIDATION_FAILED", 400)<{
   readonly partyId: string
   readonly path: "/partyId"
-}> {}
+}> {
+  constructor(args: { readonly partyId: string; readonly path: "/partyId"; readonly detail: string }) {
+    super({ ...args, issues: [{ path: args.path, message: args.detail }] })
+  }
+}
 
 /**
  * Why an uploaded signed document was refused, or why `signed` found no acceptable one:
