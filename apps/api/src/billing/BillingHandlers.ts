@@ -22,7 +22,6 @@ import {
   type ReportPaymentReversedRequest
 } from "@propline/contract/Billing"
 import { InvoiceWithdrawal } from "@propline/contract/InvoiceWithdrawal"
-import { problem } from "@propline/contract/Problem"
 import type * as Db from "@propline/db/Db"
 import type { InvoiceId, OperationalContextId, OrganizationId, ProposalId } from "@propline/contract/Ids"
 import { Invoice } from "@propline/contract/Invoice"
@@ -137,7 +136,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       .handle("reportSent", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const invoice = yield* billing.reportSent(principal, path.invoiceId, payload).pipe(Effect.mapError(billingProblem))
+          const invoice = yield* billing.reportSent(principal, path.invoiceId, payload).pipe(Effect.mapError(toProblem))
           return toInvoice(invoice, yield* todayIn)
         })
       )
@@ -163,7 +162,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
               writtenOffOn: payload.writtenOffOn,
               ...(payload.reason !== undefined ? { reason: payload.reason } : {})
             })
-            .pipe(Effect.mapError(billingProblem))
+            .pipe(Effect.mapError(toProblem))
           return toInvoice(invoice, yield* todayIn)
         })
       )
@@ -197,7 +196,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
     ) {
       return Effect.gen(function* () {
         const principal = yield* Principal
-        const invoice = yield* report(principal, target, command).pipe(Effect.mapError(billingProblem))
+        const invoice = yield* report(principal, target, command).pipe(Effect.mapError(toProblem))
         return toInvoice(invoice, yield* todayIn)
       })
     }
@@ -216,13 +215,6 @@ const reversalCommand = (payload: ReportPaymentReversedRequest): Settlement.Repo
   reversedOn: payload.reversedOn,
   ...(payload.reason !== undefined ? { reason: payload.reason } : {})
 })
-
-/**
- * A billing failure as its problem: fields the invoice decides are VALIDATION_FAILED with their issues, like any
- * other invalid input (spec 7.1); everything else as the kernel maps it.
- */
-const billingProblem = (error: BillingRefusal | RecordNotFound) =>
-  error._tag === "FieldsInvalid" ? problem.validationFailed(error.issues, error.detail) : toProblem(error)
 
 export const toWithdrawal = (record: WithdrawalRecord): InvoiceWithdrawal =>
   new InvoiceWithdrawal(

@@ -25,7 +25,7 @@ import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { BookingOperatorService, type SetupInvalid } from "./BookingOperatorService.js"
+import { BookingOperatorService } from "./BookingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
@@ -57,10 +57,6 @@ const toResource = (row: Pick<ResourceRow, SummaryFields>) =>
   })
 
 const toRequest = (row: RequestRow) => new BookingRequestView(row)
-
-/** The service's refusals and 404s as problems; its setup issues as VALIDATION_FAILED. */
-const asProblem = (error: Parameters<typeof toProblem>[0] | SetupInvalid) =>
-  error._tag === "SetupInvalid" ? problem.validationFailed((error as SetupInvalid).issues) : toProblem(error as Parameters<typeof toProblem>[0])
 
 /** A resource's setup as the console edits it: the record but its id and organization, price rules without ids. */
 const toResourceSetup = ({ id: _id, organizationId: _organizationId, priceRules, ...setup }: BookableResource) =>
@@ -134,7 +130,7 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
         yield* ownContext(operator.organizationId, setup.operationalContextId)
         yield* operations
           .setUpResource(actorOf(operator), toBookableResource(resourceId, operator.organizationId, setup))
-          .pipe(Effect.mapError(asProblem))
+          .pipe(Effect.mapError(toProblem))
         return yield* detail(operator.organizationId, resourceId)
       })
 
@@ -151,7 +147,7 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
             organizationId: operator.organizationId,
             deliveryHours: setup.deliveryHours as AddOnProduct["deliveryHours"]
           })
-          .pipe(Effect.mapError(asProblem))
+          .pipe(Effect.mapError(toProblem))
         return new AddOnProductView(yield* views.addOnProduct(operator.organizationId, productId).pipe(Effect.orDie))
       })
 

@@ -8,7 +8,8 @@ import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import { approve, type BookingRequestRecord, decline } from "@propline/booking/BookingRequest"
 import type { BookableResource } from "@propline/booking/Resource"
 import { addOnProductSetupIssues, checkResourceSetup, resourceSetupIssues, type SetupIssue } from "@propline/booking/ResourceSetup"
-import { Data, Effect } from "effect"
+import { Refusal } from "@propline/refusal/Refusal"
+import { Effect } from "effect"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
@@ -16,8 +17,10 @@ import * as Sql from "../platform/Sql.js"
 import { BookingRequestRepository } from "./BookingRequestRepository.js"
 import { ResourceRepository } from "./ResourceRepository.js"
 
-/** Setup values that are not valid: one issue per field (JSON Pointer), as VALIDATION_FAILED answers them. */
-export class SetupInvalid extends Data.TaggedError("SetupInvalid")<{ readonly issues: ReadonlyArray<SetupIssue> }> {}
+/** `VALIDATION_FAILED`, 400: setup values that are not valid; `issues` has one issue per field (JSON Pointer, spec 7.1). */
+export class SetupInvalid extends Refusal("SetupInvalid", "VALIDATION_FAILED", 400)<{ readonly issues: ReadonlyArray<SetupIssue> }> {}
+
+const setupInvalid = (issues: ReadonlyArray<SetupIssue>) => new SetupInvalid({ issues, detail: "The request is not valid; see issues." })
 
 const span = (name: string) => Effect.withSpan(`BookingOperatorService.${name}`, { captureStackTrace: false })
 
@@ -74,7 +77,7 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
           Sql.transaction(
             Effect.gen(function* () {
               const issues = resourceSetupIssues(resource)
-              if (issues.length > 0) return yield* new SetupInvalid({ issues })
+              if (issues.length > 0) return yield* setupInvalid(issues)
               const existing = yield* resources.find(resource.organizationId, resource.id, true)
               const offered = existing === undefined ? [] : (yield* resources.offeredAddOns(resource.id)).map((row) => row.record)
               yield* checkResourceSetup(resource, offered)
@@ -95,7 +98,7 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
           Sql.transaction(
             Effect.gen(function* () {
               const issues = addOnProductSetupIssues(product)
-              if (issues.length > 0) return yield* new SetupInvalid({ issues })
+              if (issues.length > 0) return yield* setupInvalid(issues)
               const now = yield* Sql.now
               yield* resources.saveAddOnProduct(product, now)
               yield* Audit.byActor(product.organizationId, actor, {

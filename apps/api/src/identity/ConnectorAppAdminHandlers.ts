@@ -10,8 +10,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { AdminApi } from "@propline/contract/AdminApi"
 import { AppKeyView, ConnectorAppDetail, ConnectorAppSummary, InstallationView } from "@propline/contract/ConnectorAppsAdmin"
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
-import { BadRequest, problem, ValidationIssue } from "@propline/contract/Problem"
-import type { AppInvalidRule } from "@propline/identity/IdentityRefusal"
+import { problem } from "@propline/contract/Problem"
 import { Effect } from "effect"
 import { ConnectorAppService } from "./ConnectorAppService.js"
 import { InstallationService } from "./InstallationService.js"
@@ -39,26 +38,6 @@ const toDetail = (found: Detail) =>
     installation: found.installations.filter((row) => row.status !== "removed").map(toInstallation)[0] ?? null,
     removedInstallations: found.installations.filter((row) => row.status === "removed").map(toInstallation)
   })
-
-/** The body member each rule of INTEGRATIONS_APP_INVALID is about, so a form shows it beside that field. */
-const fieldOfRule: Record<AppInvalidRule, string> = {
-  app_id: "/appId",
-  name: "/name",
-  setup_url: "/setupUrl",
-  key: "/keys",
-  no_keys: "/keys",
-  kid_taken: "/keys",
-  kid_unknown: "",
-  last_key: ""
-}
-
-/** The service's refusals as problems; INTEGRATIONS_APP_INVALID keeps its code and names the field its rule is about. */
-const asProblem = (error: Parameters<typeof toProblem>[0]) => {
-  const answer = toProblem(error)
-  if (error._tag !== "AppInvalid" || !(answer instanceof BadRequest)) return answer
-  const path = fieldOfRule[(error as unknown as { readonly rule: AppInvalidRule }).rule]
-  return new BadRequest({ ...answer, issues: [new ValidationIssue({ path, message: answer.detail ?? "is not valid" })] })
-}
 
 export const ConnectorAppAdminHandlers = HttpApiBuilder.group(AdminApi, "connectorApps", (handlers) =>
   Effect.gen(function* () {
@@ -105,7 +84,7 @@ export const ConnectorAppAdminHandlers = HttpApiBuilder.group(AdminApi, "connect
       .handle("register", ({ payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          yield* apps.registerPublished(payload, operator.organizationId, actorOf(operator)).pipe(Effect.mapError(asProblem))
+          yield* apps.registerPublished(payload, operator.organizationId, actorOf(operator)).pipe(Effect.mapError(toProblem))
           return yield* detail(operator, payload.appId)
         })
       )
@@ -113,7 +92,7 @@ export const ConnectorAppAdminHandlers = HttpApiBuilder.group(AdminApi, "connect
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
           yield* published(operator, path.appId)
-          yield* apps.addKey(path.appId, payload.jwk, actorOf(operator)).pipe(Effect.mapError(asProblem))
+          yield* apps.addKey(path.appId, payload.jwk, actorOf(operator)).pipe(Effect.mapError(toProblem))
           return yield* detail(operator, path.appId)
         })
       )
@@ -121,7 +100,7 @@ export const ConnectorAppAdminHandlers = HttpApiBuilder.group(AdminApi, "connect
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
           yield* published(operator, path.appId)
-          yield* apps.retireKey(path.appId, path.kid, actorOf(operator)).pipe(Effect.mapError(asProblem))
+          yield* apps.retireKey(path.appId, path.kid, actorOf(operator)).pipe(Effect.mapError(toProblem))
           return yield* detail(operator, path.appId)
         })
       )

@@ -12,13 +12,10 @@ import {
   type IntegrationConfigurationId
 } from "@propline/contract/Integrations"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
-import { problem } from "@propline/contract/Problem"
 import type { IntegrationConfigurationRecord } from "@propline/integrations/IntegrationConfiguration"
-import type { IntegrationsRefusal } from "@propline/integrations/IntegrationsRefusal"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import type { RecordNotFound } from "../platform/RecordNotFound.js"
 import { IntegrationService } from "./IntegrationService.js"
 
 /** Domain record → contract class (our own data, already valid: constructed without re-validation). */
@@ -48,18 +45,6 @@ export const toIntegrationConfiguration = (record: IntegrationConfigurationRecor
     true
   )
 
-/**
- * A service failure as its problem: a configuration the caller does not have is 404 with
- * `INTEGRATIONS_CONFIGURATION_NOT_FOUND` (`toProblem`'s one rule for 404s; another missing record, an
- * installation, a plain 404); `INTEGRATIONS_CONFIGURATION_INVALID` carries its issues (spec 7.1's
- * shape); any other refusal its own code and status. The admin console answers the operator service's failures
- * with it too.
- */
-export const integrationsProblem = (error: IntegrationsRefusal | RecordNotFound) => {
-  if (error._tag === "ConfigurationInvalid") return problem.badRequest(error.code, error.detail, error.issues)
-  return toProblem(error)
-}
-
 export const IntegrationHandlers = HttpApiBuilder.group(IntegrationApi, "integrations", (handlers) =>
   Effect.gen(function* () {
     const integrations = yield* IntegrationService
@@ -74,7 +59,7 @@ export const IntegrationHandlers = HttpApiBuilder.group(IntegrationApi, "integra
       )
       .handle("redeemConnectionReference", ({ payload }) =>
         Effect.flatMap(Principal, (principal) => integrations.redeem(principal, payload.connectionReference)).pipe(
-          Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toIntegrationConfiguration })
         )
       )
       .handle("reportReady", ({ path, payload }) =>
@@ -84,11 +69,11 @@ export const IntegrationHandlers = HttpApiBuilder.group(IntegrationApi, "integra
             declaredGates: payload.declaredGates ?? [],
             settings: payload.settings ?? {}
           })
-        ).pipe(Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration }))
+        ).pipe(Effect.mapBoth({ onFailure: toProblem, onSuccess: toIntegrationConfiguration }))
       )
       .handle("reportFailed", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) => integrations.failed(principal, path.configurationId, payload.reason)).pipe(
-          Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toIntegrationConfiguration })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toIntegrationConfiguration })
         )
       )
   })

@@ -18,10 +18,10 @@ import {
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import type { IntegrationConfigurationRecord } from "@propline/integrations/IntegrationConfiguration"
 import { Effect } from "effect"
-import { integrationsProblem } from "./IntegrationHandlers.js"
 import { IntegrationOperatorService, OPERATOR_LIST, type Operator } from "./IntegrationOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { given, limitOf } from "../platform/ConsoleListing.js"
+import { toProblem } from "../platform/Problems.js"
 import { ConnectorAppReadRepository } from "../identity/ConnectorAppReadRepository.js"
 
 const operatorOf = (operator: OperatorShape): Operator => ({
@@ -68,7 +68,7 @@ export const IntegrationsAdminHandlers = HttpApiBuilder.group(AdminApi, "integra
 
     /** The configuration's page as it is now; 404 INTEGRATIONS_CONFIGURATION_NOT_FOUND outside the organization. */
     const detail = (operator: OperatorShape, configurationId: string) =>
-      integrations.get(operatorOf(operator), configurationId).pipe(Effect.mapBoth({ onFailure: integrationsProblem, onSuccess: toDetail }))
+      integrations.get(operatorOf(operator), configurationId).pipe(Effect.mapBoth({ onFailure: toProblem, onSuccess: toDetail }))
 
     return handlers
       .handle("list", ({ urlParams }) =>
@@ -93,7 +93,7 @@ export const IntegrationsAdminHandlers = HttpApiBuilder.group(AdminApi, "integra
               kind: payload.kind,
               operationalContextIds: payload.operationalContextIds
             })
-            .pipe(Effect.mapError(integrationsProblem))
+            .pipe(Effect.mapError(toProblem))
           return yield* detail(operator, created.id)
         })
       )
@@ -102,7 +102,7 @@ export const IntegrationsAdminHandlers = HttpApiBuilder.group(AdminApi, "integra
           const operator = yield* CurrentOperator
           const connection = yield* integrations
             .connect(operatorOf(operator), path.configurationId)
-            .pipe(Effect.mapError(integrationsProblem))
+            .pipe(Effect.mapError(toProblem))
           return new ConnectAnswer({
             configuration: yield* detail(operator, path.configurationId),
             connectionReference: connection.connectionReference,
@@ -114,7 +114,7 @@ export const IntegrationsAdminHandlers = HttpApiBuilder.group(AdminApi, "integra
       .handle("disconnect", ({ path }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          yield* integrations.disconnect(operatorOf(operator), path.configurationId).pipe(Effect.mapError(integrationsProblem))
+          yield* integrations.disconnect(operatorOf(operator), path.configurationId).pipe(Effect.mapError(toProblem))
           return yield* detail(operator, path.configurationId)
         })
       )

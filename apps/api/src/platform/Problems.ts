@@ -14,25 +14,28 @@ import { type BadRequest, type Conflict, type NotFound, problem } from "@proplin
 import { readableIssues } from "@propline/contract/ValidationIssues"
 import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, FiberRef, Option } from "effect"
-import { notFoundCode, type RecordNotFound } from "./RecordNotFound.js"
+import { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
 import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
 
 /**
- * A refusal of any domain package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the
- * spec's, `detail` the domain's sentence.
+ * A refusal of any package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the spec's,
+ * `detail` the refusal's sentence, and its `issues` when it is about fields (`VALIDATION_FAILED`,
+ * `INTEGRATIONS_CONFIGURATION_INVALID`, `INTEGRATIONS_APP_INVALID`; spec 7.1).
  */
 export const fromRefusal = (refusal: RefusalShape): BadRequest | Conflict =>
-  refusal.status === 409 ? problem.conflict(refusal.code, refusal.detail) : problem.badRequest(refusal.code, refusal.detail)
+  refusal.status === 409
+    ? problem.conflict(refusal.code, refusal.detail)
+    : problem.badRequest(refusal.code, refusal.detail, refusal.issues)
 
 /**
- * What a service can fail with, as the problem a handler answers: 404 for a record that is missing or outside the
- * token's reach, else the refusal's problem. Handlers call services as `service.op(…).pipe(Effect.mapError(toProblem))`.
+ * The one problem mapping, for the API host and the console alike (they answer the same problem classes): what a
+ * service can fail with, as the problem a handler answers — 404 for a record that is missing or outside the
+ * caller's reach (`code` only where spec 7.3 lists one for that kind, {@link RecordNotFound}), else the refusal's
+ * problem ({@link fromRefusal}). Handlers call services as `service.op(…).pipe(Effect.mapError(toProblem))`.
  */
 export const toProblem = (error: RefusalShape | RecordNotFound): BadRequest | Conflict | NotFound =>
-  error._tag === "RecordNotFound"
-    ? problem.notFound((error as RecordNotFound).detail, notFoundCode((error as RecordNotFound).kind))
-    : fromRefusal(error as RefusalShape)
+  error instanceof RecordNotFound ? problem.notFound(error.detail, error.code) : fromRefusal(error)
 
 const bodyProblem = (rejected: BodyRejected) => {
   switch (rejected.reason) {

@@ -13,17 +13,22 @@ export const NOT_FOUND_CODES: Readonly<Record<string, ErrorCodeValue>> = {
   "integration configuration": "INTEGRATIONS_CONFIGURATION_NOT_FOUND"
 }
 
+/**
+ * A missing record of `kind`, or one outside the caller's reach. `code` is the spec's code for that kind
+ * ({@link NOT_FOUND_CODES}), set by the constructor and absent (not `undefined`) where spec 7.3 lists none.
+ */
 export class RecordNotFound extends Data.TaggedError("RecordNotFound")<{
   /** What was looked for, as a client would name it: `invoice`, `invoice proposal`, `signing attempt` … */
   readonly kind: string
+  /** The 7.3 code for a missing record of this kind, where the spec lists one. */
+  readonly code?: ErrorCodeValue
 }> {
+  constructor(args: { readonly kind: string }) {
+    const code = NOT_FOUND_CODES[args.kind]
+    super(code === undefined ? { kind: args.kind } : { kind: args.kind, code })
+  }
+
   get detail(): string {
     return `No such ${this.kind}, or the token cannot see it.`
   }
 }
-
-/**
- * The spec's code for a missing record of `kind` ({@link NOT_FOUND_CODES}), or undefined. (A function, not a
- * `code` member: callers tell refusals from RecordNotFound by `"code" in error`.)
- */
-export const notFoundCode = (kind: string): ErrorCodeValue | undefined => NOT_FOUND_CODES[kind]

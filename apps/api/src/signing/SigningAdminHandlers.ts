@@ -10,11 +10,10 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { AdminApi } from "@propline/contract/AdminApi"
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
 import { PartyView, SignedDocumentView, SignerView, SigningAttemptView, SigningOutcome } from "@propline/contract/SigningAdmin"
-import { problem } from "@propline/contract/Problem"
 import type { SigningAttemptRecord } from "@propline/signing/SigningAttempt"
 import { Effect } from "effect"
 import { toProblem } from "../platform/Problems.js"
-import { type InvalidInput, SigningOperatorService } from "./SigningOperatorService.js"
+import { SigningOperatorService } from "./SigningOperatorService.js"
 
 const operatorOf = (operator: OperatorShape) => ({ organizationId: operator.organizationId, operatorId: operator.operatorId })
 
@@ -40,10 +39,6 @@ const toAttempt = (attempt: SigningAttemptRecord) =>
     queuedAt: attempt.queuedAt,
     updatedAt: attempt.updatedAt
   })
-
-/** The service's refusals and 404s as problems; its input issues as VALIDATION_FAILED. */
-const asProblem = (error: Parameters<typeof toProblem>[0] | InvalidInput) =>
-  error._tag === "InvalidInput" ? problem.validationFailed((error as InvalidInput).issues) : toProblem(error as Parameters<typeof toProblem>[0])
 
 /** RFC 6266: an attachment with an ASCII fallback name and the UTF-8 name (RFC 8187). */
 const attachment = (fileName: string) => {
@@ -75,7 +70,7 @@ export const SigningAdminHandlers = HttpApiBuilder.group(AdminApi, "signing", (h
       .handle("prepare", ({ path, payload }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator
-          const attempt = yield* signing.prepare(operatorOf(operator), path.contractId, payload).pipe(Effect.mapError(asProblem))
+          const attempt = yield* signing.prepare(operatorOf(operator), path.contractId, payload).pipe(Effect.mapError(toProblem))
           return toAttempt(attempt)
         })
       )

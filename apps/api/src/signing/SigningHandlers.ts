@@ -7,7 +7,6 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
 import type { OperationalContextId, OrganizationId } from "@propline/contract/Ids"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
-import { problem } from "@propline/contract/Problem"
 import {
   SignedDocumentUpload,
   SigningAttempt,
@@ -19,11 +18,9 @@ import {
   WithdrawalQueueItem
 } from "@propline/contract/Signing"
 import type { SigningAttemptRecord } from "@propline/signing/SigningAttempt"
-import type { SigningRefusal } from "@propline/signing/SigningRefusal"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
-import type { RecordNotFound } from "../platform/RecordNotFound.js"
 import { SigningService } from "./SigningService.js"
 
 const toParties = (record: SigningAttemptRecord) =>
@@ -58,15 +55,6 @@ export const toSigningAttempt = (record: SigningAttemptRecord): SigningAttempt =
     },
     true
   )
-
-/**
- * A service failure as its problem. A declining party that is not the attempt's is a field error of the body, so
- * it answers VALIDATION_FAILED with its issue (spec 7.1), not a bare code.
- */
-const asProblem = (error: SigningRefusal | RecordNotFound) =>
-  error._tag === "DecliningPartyUnknown"
-    ? problem.validationFailed([{ path: error.path, message: error.detail }])
-    : toProblem(error)
 
 export const SigningHandlers = HttpApiBuilder.group(IntegrationApi, "crm", (handlers) =>
   Effect.gen(function* () {
@@ -142,14 +130,14 @@ export const SigningHandlers = HttpApiBuilder.group(IntegrationApi, "crm", (hand
       .handle("started", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) =>
           signing.started(principal, path.attemptId, payload.providerDocumentId)
-        ).pipe(Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt }))
+        ).pipe(Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt }))
       )
       .handle("signedDocumentUpload", ({ path, payload }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
           const { upload, url } = yield* signing
             .signedDocumentUpload(principal, path.attemptId, payload.sizeBytes, payload.sha256)
-            .pipe(Effect.mapError(asProblem))
+            .pipe(Effect.mapError(toProblem))
           return new SignedDocumentUpload(
             {
               id: upload.id,
@@ -166,27 +154,27 @@ export const SigningHandlers = HttpApiBuilder.group(IntegrationApi, "crm", (hand
       )
       .handle("signed", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) => signing.signed(principal, path.attemptId, payload.uploadId)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt })
         )
       )
       .handle("declined", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) =>
           signing.declined(principal, path.attemptId, payload.partyId, payload.reason)
-        ).pipe(Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt }))
+        ).pipe(Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt }))
       )
       .handle("expired", ({ path }) =>
         Effect.flatMap(Principal, (principal) => signing.expired(principal, path.attemptId)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt })
         )
       )
       .handle("withdrawn", ({ path }) =>
         Effect.flatMap(Principal, (principal) => signing.withdrawn(principal, path.attemptId)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt })
         )
       )
       .handle("failed", ({ path, payload }) =>
         Effect.flatMap(Principal, (principal) => signing.failed(principal, path.attemptId, payload.reason)).pipe(
-          Effect.mapBoth({ onFailure: asProblem, onSuccess: toSigningAttempt })
+          Effect.mapBoth({ onFailure: toProblem, onSuccess: toSigningAttempt })
         )
       )
   })

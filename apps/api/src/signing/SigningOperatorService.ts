@@ -7,7 +7,8 @@ import { BoundedText } from "@propline/contract/Values"
 import * as Lifecycle from "@propline/signing/SigningAttemptLifecycle"
 import * as Preparation from "@propline/signing/SigningPreparation"
 import { SigningAttemptLive } from "@propline/signing/SigningRefusal"
-import { Data, Effect, Option, ParseResult, Schema } from "effect"
+import { Refusal, type RefusalIssue } from "@propline/refusal/Refusal"
+import { Effect, Option, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
@@ -59,9 +60,12 @@ export const PrepareInput = Schema.Struct({
 })
 export type PrepareInput = typeof PrepareInput.Encoded
 
-/** The operator's input failed its schema: one issue per failing field (JSON Pointer path and message). */
-export class InvalidInput extends Data.TaggedError("InvalidInput")<{
-  readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
+/**
+ * `VALIDATION_FAILED`, 400: the operator's input failed its schema; `issues` has one issue per failing field (JSON
+ * Pointer path and message), as every VALIDATION_FAILED answers them (spec 7.1).
+ */
+export class InvalidInput extends Refusal("InvalidInput", "VALIDATION_FAILED", 400)<{
+  readonly issues: ReadonlyArray<RefusalIssue>
 }> {}
 
 /** Who acts: an operator of the organization. */
@@ -78,6 +82,7 @@ const decodeInput = (input: unknown) =>
     Effect.mapError(
       (error) =>
         new InvalidInput({
+          detail: "The request is not valid; see issues.",
           issues: ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
             path: pointer(issue.path),
             message: issue.message

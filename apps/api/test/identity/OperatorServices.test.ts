@@ -255,7 +255,7 @@ describe.each(TestDatabase.kinds())("operator identity commands on %s", (kind) =
               )
             )
           const refusal = yield* Effect.flip(install({}))
-          expect("code" in refusal && [refusal.code, refusal.status]).toEqual(["INTEGRATIONS_APP_ALREADY_INSTALLED", 409])
+          expect("status" in refusal && [refusal.code, refusal.status]).toEqual(["INTEGRATIONS_APP_ALREADY_INSTALLED", 409])
           expect(yield* codeOf(install({ roles: ["admin"] }))).toBe("INTEGRATIONS_ROLE_NOT_GRANTABLE")
           expect(yield* codeOf(install({ contextIds: [randomUUID()] }))).toBe("INTEGRATIONS_CONTEXT_LEVEL_MISMATCH")
           expect(yield* codeOf(install({ appId: "no-such-app" }))).toBe("RecordNotFound")
