@@ -2,7 +2,7 @@
  * The port `InstallationService.remove` calls, in the removal's transaction, for what other capabilities keep of an
  * installation (decisions 8: its integration configurations are disconnected). identity declares it and
  * integrations provides it (`integrations/InstallationRemovalLive.ts`), so identity never imports integrations:
- * a folder-level cycle is refused (CONTRIBUTING.md, "What may import what").
+ * a folder-level cycle is refused (CONTRIBUTING.md, "Between the folders of `apps/api/src/`").
  */
 import type * as Db from "@propline/db/Db"
 import { Context, type Effect } from "effect"
