@@ -14,6 +14,8 @@ import type {
 import type { Database, IntegrationConfigurationTable, IntegrationConnectionReferenceTable } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from "kysely"
+import { connectorAppNameOf, connectorAppSetupUrlOf } from "../identity/ConnectorAppRepository.js"
+import { installationStatusOf } from "../identity/InstallationRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
@@ -108,16 +110,16 @@ export interface OperatorConfigurationView {
   readonly installationStatus: "active" | "suspended" | "removed" | undefined
 }
 
-/** The configurations with their installation's status and their app's name and setup URL. */
+/**
+ * The configurations with their installation's status and their app's name and setup URL, which identity writes
+ * (it owns those tables).
+ */
 const withInstallationAndApp = (query: ReturnType<typeof selectConfigurations>) =>
-  query
-    .leftJoin("installations", "installations.id", "integrationConfigurations.installationId")
-    .leftJoin("connectorApps", "connectorApps.id", "integrationConfigurations.appId")
-    .select([
-      "installations.status as installationStatus",
-      "connectorApps.name as appName",
-      "connectorApps.setupUrl as setupUrl"
-    ])
+  query.select([
+    installationStatusOf("integration_configurations.installation_id").as("installationStatus"),
+    connectorAppNameOf("integration_configurations.app_id").as("appName"),
+    connectorAppSetupUrlOf("integration_configurations.app_id").as("setupUrl")
+  ])
 
 /** The configuration with this id in the organization, with its installation and app. */
 const oneOfOrganization = (db: Kysely<Database>, organizationId: string, id: string) =>
