@@ -21,7 +21,7 @@ import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
 import { ApplicationService } from "../identity/ApplicationService.js"
 import { ConnectorAppService } from "../identity/ConnectorAppService.js"
-import { InstallationService } from "../identity/InstallationService.js"
+import { InstallationServiceLive } from "../integrations/InstallationRemovalLive.js"
 import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
@@ -75,7 +75,7 @@ const AdminServices = Layer.mergeAll(
   BookingOperatorService.Default,
   ApplicationService.Default,
   ConnectorAppService.Default,
-  InstallationService.Default,
+  InstallationServiceLive,
   IntegrationOperatorService.Default,
   SigningOperatorService.Default,
   BillingOperatorService.Default

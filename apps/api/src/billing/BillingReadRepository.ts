@@ -7,6 +7,7 @@
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type Kysely, sql } from "kysely"
+import { contextNameOf } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import { spanned } from "../platform/Spans.js"
@@ -142,11 +143,10 @@ export class BillingReadRepository extends Effect.Service<BillingReadRepository>
       Sql.query((db) => {
         let query = db
           .selectFrom("invoiceRuns")
-          .innerJoin("operationalContexts", "operationalContexts.id", "invoiceRuns.operationalContextId")
           .select([
             "invoiceRuns.id",
             "invoiceRuns.operationalContextId",
-            "operationalContexts.name as operationalContextName",
+            contextNameOf("invoice_runs.operational_context_id").as("operationalContextName"),
             "invoiceRuns.periodStart",
             "invoiceRuns.periodEnd",
             "invoiceRuns.status",

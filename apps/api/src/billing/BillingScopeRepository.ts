@@ -3,12 +3,15 @@
  * sees and the organization's billing integration (decisions 5, 8): configured once a connector reported one of
  * the organization's `billing` integration configurations `ready` (one still `pending`, `connecting` or `failed`,
  * or a disconnected one, is not); its declared gates are those the ready billing configurations declared, together.
- * One plain statement (`Sql.rows`): every billing request runs it. `tooling/scripts`' bench baseline runs the same
- * statement (`BaselineBilling.ts`): change them together.
+ * One plain statement (`Sql.rows`): every billing request runs it. The tables' owners write the parts it composes
+ * (contexts' `visibleContextsPrefix`, integrations' `readyBillingGates`), so billing reads neither table itself
+ * and the scope stays one round trip. `tooling/scripts`' bench baseline runs the same statement
+ * (`BaselineBilling.ts`): change them together.
  */
 import { Effect } from "effect"
 import { sql } from "kysely"
 import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
+import { readyBillingGates } from "../integrations/IntegrationConfigurationRepository.js"
 import * as Sql from "../platform/Sql.js"
 
 /** The organization's billing integration (its ready billing configurations) and the contexts a grant sees. */
@@ -35,10 +38,7 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
           sql<ScopeRow>`
             ${visibleContextsPrefix(organizationId, grantedIds)}
             select
-              (select case when count(*) = 0 then null
-                      else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
-               from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
-               where c.organization_id = ${organizationId} and c.kind = 'billing' and c.status = 'ready') as "declaredGates",
+              ${readyBillingGates(organizationId)} as "declaredGates",
               array(select id from visible) as "contextIds"`
         ).pipe(
           Effect.map((rows): BillingScope => {

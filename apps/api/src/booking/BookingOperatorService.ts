@@ -10,6 +10,7 @@ import type { BookableResource } from "@propline/booking/Resource"
 import { addOnProductSetupIssues, checkResourceSetup, resourceSetupIssues, type SetupIssue } from "@propline/booking/ResourceSetup"
 import { Refusal } from "@propline/refusal/Refusal"
 import { Effect } from "effect"
+import { ApplicationRepository } from "../identity/ApplicationRepository.js"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
@@ -29,6 +30,7 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
   {
     effect: Effect.gen(function* () {
       const resources = yield* ResourceRepository
+      const applications = yield* ApplicationRepository
       const requests = yield* BookingRequestRepository
 
       const decide = (
@@ -139,7 +141,7 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
         allowApplication: (actor: Audit.Actor, organizationId: string, applicationId: string, resourceIds: ReadonlyArray<string>) =>
           Sql.transaction(
             Effect.gen(function* () {
-              if (!(yield* resources.applicationExists(organizationId, applicationId))) {
+              if (!(yield* applications.existsInOrganization(organizationId, applicationId))) {
                 return yield* new RecordNotFound({ kind: "application" })
               }
               for (const resourceId of resourceIds) {
@@ -173,6 +175,6 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
           )
       }
     }),
-    dependencies: [ResourceRepository.Default, BookingRequestRepository.Default]
+    dependencies: [ResourceRepository.Default, BookingRequestRepository.Default, ApplicationRepository.Default]
   }
 ) {}

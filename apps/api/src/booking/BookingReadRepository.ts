@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import { sql } from "kysely"
+import { contextNameOf } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import { spanned } from "../platform/Spans.js"
@@ -15,7 +16,7 @@ const resourceColumns = [
   "bookingResources.name",
   "bookingResources.kind",
   "bookingResources.operationalContextId",
-  "operationalContexts.name as operationalContextName",
+  contextNameOf("booking_resources.operational_context_id").as("operationalContextName"),
   "bookingResources.timeZone",
   "bookingResources.capacity",
   "bookingResources.currency",
@@ -78,7 +79,6 @@ export class BookingReadRepository extends Effect.Service<BookingReadRepository>
       Sql.query((db) => {
         let query = db
           .selectFrom("bookingResources")
-          .innerJoin("operationalContexts", "operationalContexts.id", "bookingResources.operationalContextId")
           .select(resourceColumns)
           .select(CursorPage.sortKey("bookingResources.createdAt").as("cursorAt"))
           .where("bookingResources.organizationId", "=", organizationId)
@@ -98,7 +98,6 @@ export class BookingReadRepository extends Effect.Service<BookingReadRepository>
         const resource = yield* Sql.query((db) =>
           db
             .selectFrom("bookingResources")
-            .innerJoin("operationalContexts", "operationalContexts.id", "bookingResources.operationalContextId")
             .select(resourceColumns)
             .select([
               "bookingResources.description",

@@ -1,14 +1,15 @@
 /**
  * The company registry a company lookup asks (decisions 7), behind one interface so an organization can be given
  * a remote registry (Bolagsverket, Brønnøysundregistrene …) without the service knowing which. The default is the
- * organization's own customer register: the companies it already has as customers, by organisation number.
+ * organization's own customer register: the companies it already has as customers, by organisation number (read
+ * through tenancy's `CustomerRepository`, which owns the table).
  */
 import type { RegisteredCompany } from "@propline/booking/CompanyLookup"
 import { CompanyRegistryNotSupported, type CompanyRegistryUnavailable } from "@propline/booking/CompanyLookup"
 import type { RegistryCountry } from "@propline/booking/OrganisationNumber"
 import type * as Db from "@propline/db/Db"
 import { Context, Effect, Layer } from "effect"
-import * as Sql from "../platform/Sql.js"
+import { CustomerRepository } from "../tenancy/CustomerRepository.js"
 
 /** What a lookup finds: the company, and the customer number when the register is the organization's own. */
 export interface RegistryAnswer extends RegisteredCompany {
@@ -37,21 +38,11 @@ const CUSTOMER_REGISTER_COUNTRIES: ReadonlyArray<RegistryCountry> = ["SE", "NO"]
 /** The default registry: the organization's customers of kind `company`, matched on country and digits. */
 export const CustomerRegisterLive = Layer.effect(
   CompanyRegistry,
-  Effect.map(Effect.context<Db.Db>(), (context) => ({
+  Effect.map(Effect.all([CustomerRepository, Effect.context<Db.Db>()]), ([customers, context]) => ({
     name: "customer-register",
     lookUp: (organizationId: string, country: RegistryCountry, organisationNumber: string) =>
       CUSTOMER_REGISTER_COUNTRIES.includes(country)
-        ? Sql.query((db) =>
-            db
-              .selectFrom("customers")
-              .select(["name", "customerNumber"])
-              .where("organizationId", "=", organizationId)
-              .where("kind", "=", "company")
-              .where("country", "=", country)
-              .where("organisationNumber", "=", organisationNumber.replace(/\D/g, ""))
-              .orderBy("createdAt")
-              .executeTakeFirst()
-          ).pipe(
+        ? customers.companyByOrganisationNumber(organizationId, country, organisationNumber.replace(/\D/g, "")).pipe(
             Effect.map((row) => (row === undefined ? undefined : { name: row.name, customerNumber: row.customerNumber })),
             Effect.provide(context)
           )
@@ -62,4 +53,4 @@ export const CustomerRegisterLive = Layer.effect(
             })
           )
   }))
-)
+).pipe(Layer.provide(CustomerRepository.Default))

@@ -287,12 +287,6 @@ export class ResourceRepository extends Effect.Service<ResourceRepository>()("@p
               .values(resourceIds.map((resourceId) => ({ applicationId, resourceId, createdAt: at })))
               .onConflict((oc) => oc.doNothing())
               .execute()
-          ).pipe(Effect.asVoid),
-
-    /** Whether an Application of the organization exists (operators' grants). */
-    applicationExists: (organizationId: string, applicationId: string) =>
-      Sql.query((db) =>
-        db.selectFrom("applications").select("id").where("organizationId", "=", organizationId).where("id", "=", applicationId).executeTakeFirst()
-      ).pipe(Effect.map((row) => row !== undefined))
+          ).pipe(Effect.asVoid)
   }
 }) {}

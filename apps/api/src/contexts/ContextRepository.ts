@@ -38,6 +38,14 @@ export const visibleContextsPrefix = (organizationId: string, grantedIds: Readon
         select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
       )`
 
+/**
+ * The name of the operational context `column` holds (a snake_case `table.column`, not null and referencing
+ * `operational_contexts`), as a scalar subquery: what another capability's read model shows beside its records
+ * without reading this table itself (billing's runs, booking's resources, tenancy's contracts).
+ */
+export const contextNameOf = (column: string): RawBuilder<string> =>
+  sql<string>`(select name from operational_contexts where id = ${sql.ref(column)})`
+
 /** An operational context as the list reads it, with its cursor key. */
 export type ContextRow = Selectable<OperationalContextTable> & { readonly cursorAt: string }
 

@@ -58,6 +58,12 @@ export class ApplicationRepository extends Effect.Service<ApplicationRepository>
           replaceContexts(record.id, record.contextIds)
         ),
 
+      /** Whether an Application of the organization exists (booking's operators grant it resources). */
+      existsInOrganization: (organizationId: string, applicationId: string) =>
+        Sql.query((db) =>
+          db.selectFrom("applications").select("id").where("organizationId", "=", organizationId).where("id", "=", applicationId).executeTakeFirst()
+        ).pipe(Effect.map((row) => row !== undefined)),
+
       /** The Application, locked for the rest of the transaction; undefined when there is none with this id. */
       lock: (applicationId: string) =>
         Sql.query((db) =>

@@ -3,12 +3,22 @@
  */
 import type { AppKey, AppPublicJwk, ConnectorAppRecord } from "@propline/identity/ConnectorApp"
 import { Effect } from "effect"
-import { sql } from "kysely"
+import { type RawBuilder, sql } from "kysely"
 import * as Sql from "../platform/Sql.js"
 import { installationContexts } from "./InstallationRepository.js"
 
 /** The primary key of `connector_apps`: it settles two registrations of one app id racing. */
 export const CONNECTOR_APPS_PKEY = "connector_apps_pkey"
+
+/**
+ * The name and the setup URL of the connector app `column` holds (a snake_case `table.column`; null when it holds
+ * none), as scalar subqueries for another capability's read model (integrations' configurations) that shows them
+ * without reading this table itself.
+ */
+export const connectorAppNameOf = (column: string): RawBuilder<string | null> =>
+  sql`(select name from connector_apps where id = ${sql.ref(column)})`
+export const connectorAppSetupUrlOf = (column: string): RawBuilder<string | null> =>
+  sql`(select setup_url from connector_apps where id = ${sql.ref(column)})`
 
 const keyRow = (appId: string, key: AppKey) => ({
   appId,

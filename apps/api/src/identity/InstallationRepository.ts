@@ -5,12 +5,20 @@ import type { Role } from "@propline/identity/AccessTokenClaims"
 import type { InstallationRecord, LiveInstallation } from "@propline/identity/Installation"
 import type { Database, InstallationTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import type { ExpressionBuilder, Selectable } from "kysely"
+import { type ExpressionBuilder, type RawBuilder, type Selectable, sql } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import * as Sql from "../platform/Sql.js"
 
 /** The partial unique key on (app, organization) of installations that are not removed. */
 export const INSTALLATIONS_LIVE_KEY = "installations_live_key"
+
+/**
+ * The status of the installation `column` holds (a snake_case `table.column`; null when it holds none), as a
+ * scalar subquery for another capability's read model (integrations' configurations) that shows it without
+ * reading this table itself.
+ */
+export const installationStatusOf = (column: string): RawBuilder<InstallationTable["status"] | null> =>
+  sql`(select status from installations where id = ${sql.ref(column)})`
 
 type Row = Selectable<InstallationTable> & { readonly contexts: ReadonlyArray<{ readonly operationalContextId: string }> }
 

@@ -6,7 +6,8 @@
  *
  * Suspending or removing an installation stops new tokens at once (the token endpoint reads its status on every
  * request); tokens already issued keep working until they expire (spec 5.5). Removing one also disconnects its
- * integration configurations (decisions 8).
+ * integration configurations (decisions 8) through the {@link InstallationRemoval} port integrations provides
+ * (`integrations/InstallationRemovalLive.ts`; provide `InstallationServiceLive` from there).
  */
 import type { GrantRequest } from "@propline/identity/Grant"
 import { AppAlreadyInstalled } from "@propline/identity/IdentityRefusal"
@@ -14,12 +15,12 @@ import * as Installation from "@propline/identity/Installation"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { ContextService } from "../contexts/ContextService.js"
-import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
+import { InstallationRemoval } from "./InstallationRemoval.js"
 import { InstallationRepository } from "./InstallationRepository.js"
 
 const isUuid = Schema.is(Schema.UUID)
@@ -31,7 +32,7 @@ export class InstallationService extends Effect.Service<InstallationService>()("
     const installations = yield* InstallationRepository
     const apps = yield* ConnectorAppRepository
     const contexts = yield* ContextService
-    const configurations = yield* IntegrationOperatorService
+    const removal = yield* InstallationRemoval
 
     const lockLive = (installationId: string) =>
       Effect.flatMap(
@@ -131,13 +132,13 @@ export class InstallationService extends Effect.Service<InstallationService>()("
 
       /**
        * Removes an installation for good: new tokens are refused (`invalid_grant`); it answers 404 afterwards. Its
-       * integration configurations are disconnected in the same transaction (decisions 8).
+       * integration configurations are disconnected in the same transaction ({@link InstallationRemoval}; decisions 8).
        */
       remove: (installationId: string, actor: Audit.Actor) =>
         Sql.transaction(
           Effect.gen(function* () {
             const removed = yield* transition("removed", Installation.remove)(installationId, actor)
-            yield* configurations.disconnectInstallation(removed.id, actor, removed.updatedAt)
+            yield* removal.removed(removed.id, actor, removed.updatedAt)
             return removed
           })
         ),
@@ -161,7 +162,6 @@ export class InstallationService extends Effect.Service<InstallationService>()("
   dependencies: [
     InstallationRepository.Default,
     ConnectorAppRepository.Default,
-    ContextService.Default,
-    IntegrationOperatorService.Default
+    ContextService.Default
   ]
 }) {}

@@ -13,13 +13,29 @@ import type {
 } from "@propline/integrations/IntegrationConfiguration"
 import type { Database, IntegrationConfigurationTable, IntegrationConnectionReferenceTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely"
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type Selectable, sql } from "kysely"
+import { connectorAppNameOf, connectorAppSetupUrlOf } from "../identity/ConnectorAppRepository.js"
+import { installationStatusOf } from "../identity/InstallationRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 
 /** The partial unique key on (kind, context) among the context rows of ready configurations. */
 export const POINTS_FILLED_KEY = "integration_points_filled_key"
+
+/**
+ * The declared gates of the organization's ready `billing` configurations, together, as a scalar subquery for
+ * another capability's plain statement (billing's scope, one statement on its hot paths): null when there is none
+ * (billing is not configured; one still `pending`, `connecting` or `failed`, or a disconnected one, does not count),
+ * else the distinct gates (`{}` when they declared none). integrations owns the table; billing composes this
+ * fragment instead of reading it (`billing/BillingScopeRepository.ts`). `tooling/scripts`' bench baseline mirrors
+ * the statement (`BaselineBilling.ts`): change them together.
+ */
+export const readyBillingGates = (organizationId: string): RawBuilder<ReadonlyArray<string> | null> =>
+  sql`(select case when count(*) = 0 then null
+               else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
+        from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
+        where c.organization_id = ${organizationId} and c.kind = 'billing' and c.status = 'ready')`
 
 type ConfigurationRow = Selectable<IntegrationConfigurationTable> & { readonly operationalContextIds: Array<string> }
 
@@ -94,16 +110,16 @@ export interface OperatorConfigurationView {
   readonly installationStatus: "active" | "suspended" | "removed" | undefined
 }
 
-/** The configurations with their installation's status and their app's name and setup URL. */
+/**
+ * The configurations with their installation's status and their app's name and setup URL, which identity writes
+ * (it owns those tables).
+ */
 const withInstallationAndApp = (query: ReturnType<typeof selectConfigurations>) =>
-  query
-    .leftJoin("installations", "installations.id", "integrationConfigurations.installationId")
-    .leftJoin("connectorApps", "connectorApps.id", "integrationConfigurations.appId")
-    .select([
-      "installations.status as installationStatus",
-      "connectorApps.name as appName",
-      "connectorApps.setupUrl as setupUrl"
-    ])
+  query.select([
+    installationStatusOf("integration_configurations.installation_id").as("installationStatus"),
+    connectorAppNameOf("integration_configurations.app_id").as("appName"),
+    connectorAppSetupUrlOf("integration_configurations.app_id").as("setupUrl")
+  ])
 
 /** The configuration with this id in the organization, with its installation and app. */
 const oneOfOrganization = (db: Kysely<Database>, organizationId: string, id: string) =>

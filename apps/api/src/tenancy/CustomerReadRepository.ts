@@ -2,6 +2,7 @@
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type Kysely, sql } from "kysely"
+import { contextNameOf } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import { spanned } from "../platform/Spans.js"
@@ -27,14 +28,13 @@ const contractSelect = (db: Kysely<Database>, organizationId: string) =>
   db
     .selectFrom("contracts")
     .innerJoin("customers", "customers.id", "contracts.customerId")
-    .innerJoin("operationalContexts", "operationalContexts.id", "contracts.operationalContextId")
     .select([
       "contracts.id",
       "contracts.contractNumber",
       "contracts.customerId",
       "customers.name as customerName",
       "contracts.operationalContextId",
-      "operationalContexts.name as operationalContextName",
+      contextNameOf("contracts.operational_context_id").as("operationalContextName"),
       "contracts.currency",
       "contracts.paymentTermsDays",
       "contracts.startsOn",

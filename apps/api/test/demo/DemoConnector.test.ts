@@ -22,6 +22,7 @@ import {
   ensureDemoConnector
 } from "../../src/demo/identity/DemoConnector.js"
 import { InstallationService } from "../../src/identity/InstallationService.js"
+import { InstallationServiceLive } from "../../src/integrations/InstallationRemovalLive.js"
 
 const NOW = new Date("2026-11-22T10:00:00.000Z")
 const AUTH_URL = "http://localhost:4000"
@@ -161,7 +162,7 @@ describe.each(TestDatabase.kinds())("the demo connector on %s", (kind) => {
     expect(fresh.private_jwk.kid).not.toBe(first.private_jwk.kid)
     const actor = { type: "operator", id: "op" } as const
     const installations = <A, E>(f: (service: InstallationService) => Effect.Effect<A, E, Db.Db>) =>
-      run(Effect.flatMap(InstallationService, f).pipe(Effect.provide(InstallationService.Default), Effect.orDie))
+      run(Effect.flatMap(InstallationService, f).pipe(Effect.provide(InstallationServiceLive), Effect.orDie))
     await installations((service) => service.suspend(fresh.installation_id, actor))
     expect((await ensure(dataDir())).installation_id).toBe(fresh.installation_id)
     const status = () =>

@@ -12,6 +12,7 @@ import { Effect, Exit } from "effect"
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { InstallationService } from "../../src/identity/InstallationService.js"
+import { InstallationServiceLive } from "../../src/integrations/InstallationRemovalLive.js"
 import * as Fixtures from "../support/Fixtures.js"
 import {
   configuration,
@@ -237,7 +238,7 @@ describe.each(TestDatabase.kinds())("integrations over HTTP on %s", (kind) => {
       const created = await app.run(configuration(paused, "signing", [org.propertyId]))
       await app.run(
         Effect.flatMap(InstallationService, (service) => service.suspend(paused.installationId, { type: "operator", id: "op" })).pipe(
-          Effect.provide(InstallationService.Default),
+          Effect.provide(InstallationServiceLive),
           Effect.orDie
         )
       )
@@ -270,7 +271,7 @@ describe.each(TestDatabase.kinds())("integrations over HTTP on %s", (kind) => {
       const created = await app.run(configuration(leaving, "booking", [org.regionId]))
       await app.run(
         Effect.flatMap(InstallationService, (service) => service.remove(leaving.installationId, { type: "operator", id: "op" })).pipe(
-          Effect.provide(InstallationService.Default),
+          Effect.provide(InstallationServiceLive),
           Effect.orDie
         )
       )

@@ -10,6 +10,7 @@ import { type CryptoKey, exportJWK, generateKeyPair, type JWK } from "jose"
 import { randomUUID } from "node:crypto"
 import { ConnectorAppService } from "../../src/identity/ConnectorAppService.js"
 import { InstallationService } from "../../src/identity/InstallationService.js"
+import { InstallationServiceLive } from "../../src/integrations/InstallationRemovalLive.js"
 import { newOrganization, system } from "./IdentityTestHost.js"
 
 /** An ES256 key pair with its kid; `publicJwk` carries `kid`. */
@@ -38,7 +39,7 @@ export const withConnectorApps = <A, E, R>(f: (apps: ConnectorAppService) => Eff
   Effect.flatMap(ConnectorAppService, f).pipe(Effect.provide(ConnectorAppService.Default))
 
 export const withInstallations = <A, E, R>(f: (installations: InstallationService) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(InstallationService, f).pipe(Effect.provide(InstallationService.Default))
+  Effect.flatMap(InstallationService, f).pipe(Effect.provide(InstallationServiceLive))
 
 export const newConnector = (
   options: { readonly roles?: ReadonlyArray<string> } = {}

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { ConnectorAppService } from "../../src/identity/ConnectorAppService.js"
 import { InstallationService } from "../../src/identity/InstallationService.js"
+import { InstallationServiceLive } from "../../src/integrations/InstallationRemovalLive.js"
 import { IntegrationOperatorService, type Operator } from "../../src/integrations/IntegrationOperatorService.js"
 import {
   assertionClaims,
@@ -64,7 +65,7 @@ export const installConnector = (
         },
         system
       )
-    ).pipe(Effect.provide(InstallationService.Default))
+    ).pipe(Effect.provide(InstallationServiceLive))
     return { ...app, installationId: installation.id, organizationId: org.organizationId }
   }).pipe(Effect.orDie)
 

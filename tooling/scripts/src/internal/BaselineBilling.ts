@@ -1,8 +1,9 @@
 /**
  * The baseline's billing operations (see `BaselineServer.ts`): the statements the API runs for a send-queue page
  * and for a pass, written by hand on a `pg.Pool`, with no token check, no schema and no framework. Each statement
- * mirrors one of the API's (`ContextRepository.billingScope`, `BillingRepository.*`, `Audit.record`), with the
- * placeholders numbered as kysely numbers them so the server plans both alike: change them together.
+ * mirrors one of the API's (`BillingScopeRepository.scope`, composed of contexts' `visibleContextsPrefix` and
+ * integrations' `readyBillingGates`; billing's repositories, `Audit`), with the placeholders numbered as kysely
+ * numbers them so the server plans both alike: change them together.
  *
  * - `GET /send-queue?limit=N&cursor=C`: the billing scope, then one page in (approved_at, id) order after the
  *   cursor (the API's cursor format: base64url of `{k, t, i}`); `{ items, nextCursor }` with the rows as pg returns

@@ -26,6 +26,7 @@ import { sql } from "kysely"
 import { join } from "node:path"
 import { ConnectorAppService } from "../../identity/ConnectorAppService.js"
 import { InstallationService } from "../../identity/InstallationService.js"
+import { InstallationServiceLive } from "../../integrations/InstallationRemovalLive.js"
 import { IntegrationOperatorService } from "../../integrations/IntegrationOperatorService.js"
 import * as Sql from "../../platform/Sql.js"
 import { readJsonFile, writePrivateFile } from "../PrivateFile.js"
@@ -220,7 +221,7 @@ export const ensureDemoConnector = (input: {
     })
   ).pipe(
     Effect.orDie,
-    Effect.provide([ConnectorAppService.Default, InstallationService.Default, IntegrationOperatorService.Default]),
+    Effect.provide([ConnectorAppService.Default, InstallationServiceLive, IntegrationOperatorService.Default]),
     Effect.withSpan("DemoConnector.ensureDemoConnector")
   )
 
