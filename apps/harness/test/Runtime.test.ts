@@ -31,6 +31,25 @@ const execPath = process.env["npm_execpath"]
 const pnpm: [string, ReadonlyArray<string>] =
   execPath !== undefined && /pnpm/.test(path.basename(execPath)) ? ["node", [execPath]] : ["pnpm", []]
 
+/** Whether any process of the group `pid` leads is still alive. */
+const groupAlive = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** SIGTERM to the process group `pid` leads, then waits (at most 30 s) until none of it is left. */
+const stopGroup = async (pid: number): Promise<void> => {
+  if (!groupAlive(pid)) return
+  process.kill(-pid, "SIGTERM")
+  const deadline = Date.now() + 30_000
+  while (groupAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  if (groupAlive(pid)) process.kill(-pid, "SIGKILL")
+}
+
 describe("the start command's runtime", () => {
   it("is the version pnpm checks `engines` against (pnpm-workspace.yaml's nodeVersion)", () => {
     const workspace = readFileSync(path.join(root, "pnpm-workspace.yaml"), "utf8")
@@ -42,11 +61,8 @@ describe("the start command's runtime", () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "propline-runtime-"))
 
   afterAll(async () => {
-    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child?.once("exit", resolve))
-      child.kill("SIGTERM")
-      await exited
-    }
+    // pnpm runs the product as a grandchild (pnpm → sh → node): the whole process group is stopped, and awaited.
+    if (child?.pid !== undefined) await stopGroup(child.pid)
     await database?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }, 60_000)
@@ -76,7 +92,9 @@ describe("the start command's runtime", () => {
               }
             : {})
         },
-        stdio: ["ignore", "pipe", "pipe"]
+        stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group, so the test can stop pnpm and the product it starts together.
+        detached: true
       })
       let output = ""
       child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
