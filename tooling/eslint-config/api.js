@@ -90,12 +90,7 @@ export default [
     ignores: [
       "src/**/*Repository.ts",
       "src/platform/**",
-      "src/demo/**",
-      // Known exceptions, each with its own item of issue 21: signing and URL keys bypass the kernel (item 3), and
-      // the invoice repositories' shared line writer.
-      "src/identity/SigningKeys.ts",
-      "src/storage/UrlSigner.ts",
-      "src/billing/DocumentLines.ts"
+      "src/demo/**"
     ],
     rules: { "no-restricted-syntax": ["error", ...sqlOutsideRepositories] }
   }

@@ -12,7 +12,7 @@ import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 import { documentColumns } from "./DocumentColumns.js"
-import { insertDocumentLines, type NewLine } from "./DocumentLines.js"
+import { insertDocumentLines, type NewLine } from "./DocumentLineRepository.js"
 
 /**
  * The one rule for which invoices and credit notes still count (spec 2.1): a deleted one (`deleted_at` set, now on

@@ -14,7 +14,7 @@ import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 import { documentColumns } from "./DocumentColumns.js"
-import { insertDocumentLines } from "./DocumentLines.js"
+import { insertDocumentLines } from "./DocumentLineRepository.js"
 
 /** A proposal's columns but the created invoice's id, null where there is no value. */
 type ProposalColumns = Omit<Selectable<InvoiceProposalTable>, "invoiceId">
