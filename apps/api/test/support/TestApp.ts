@@ -155,17 +155,22 @@ export const call = async (
   return { status: response.status, headers: response.headers, body: parsed }
 }
 
-/** A client_credentials token from the identity host (HTTP Basic). */
-export const token = async (authUrl: string, clientId: string, secret: string): Promise<string> => {
+/** The identity host's answer to a client-credentials request authenticated with HTTP Basic, whatever its status. */
+export const basicToken = async (authUrl: string, clientId: string, secret: string) => {
   const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")
   const response = await fetch(`${authUrl}/oauth/token`, {
     method: "POST",
     headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
     body: "grant_type=client_credentials"
   })
-  const body = (await response.json()) as { access_token?: string }
-  if (response.status !== 200 || body.access_token === undefined) {
-    throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`)
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** A client_credentials token from the identity host (HTTP Basic); throws unless one is issued. */
+export const token = async (authUrl: string, clientId: string, secret: string): Promise<string> => {
+  const { status, body } = await basicToken(authUrl, clientId, secret)
+  if (status !== 200 || typeof body["access_token"] !== "string") {
+    throw new Error(`token request failed: ${status} ${JSON.stringify(body)}`)
   }
-  return body.access_token
+  return body["access_token"]
 }
