@@ -4,26 +4,18 @@
  * change, 401 → 403 → 400 → 404 order, another organization's ids answered 404, every change in the audit log, and
  * Applications created here working at the identity host.
  */
+
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FIRST_DELAY_SECONDS, FREE_FAILURES } from "../../src/admin/SignInThrottle.js"
 import { adminCall, auditCount, type OperatorFixture, operator, type Session, signIn } from "../support/AdminClient.js"
-import * as Fixtures from "../support/Fixtures.js"
-import { call, start, type TestApp } from "../support/TestApp.js"
+import { type AdminConsole, startAdminConsole } from "../support/AdminConsole.js"
+import type * as Fixtures from "../support/Fixtures.js"
+import { call, type TestApp } from "../support/TestApp.js"
 
 const OTHER_UUID = "00000000-0000-4000-8000-000000000000"
-
-const basicToken = async (authUrl: string, clientId: string, secret: string) => {
-  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString("base64")
-  const response = await fetch(`${authUrl}/oauth/token`, {
-    method: "POST",
-    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
-    body: "grant_type=client_credentials"
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
 
 describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
   let app: TestApp
@@ -32,28 +24,12 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
   let me: OperatorFixture
   let session: Session
   let otherApplicationId: string
-  let otherSecretId: string
   let otherInvoiceId: string
-
-  const url = (path: string) => `${app.adminUrl}${path}`
-  const createApplication = (body: unknown, as: Session = session, csrf?: boolean) =>
-    adminCall(url("/api/applications"), as, { body, ...(csrf === undefined ? {} : { csrf }) })
+  let url: AdminConsole["url"]
+  let createApplication: AdminConsole["createApplication"]
 
   beforeAll(async () => {
-    app = await start(kind)
-    org = await app.run(Fixtures.organization({ name: "Nordhavn" }))
-    other = await app.run(Fixtures.organization({ name: "Fjord" }))
-    await app.run(Fixtures.approvedInvoice(org))
-    await app.run(Fixtures.proposal(org))
-    otherInvoiceId = await app.run(Fixtures.approvedInvoice(other))
-    const otherApp = await app.run(Fixtures.application(other))
-    otherApplicationId = otherApp.id
-    me = await app.run(operator(org.organizationId))
-    session = await signIn(app.adminUrl, me)
-    const otherOperator = await app.run(operator(other.organizationId))
-    const otherSession = await signIn(app.adminUrl, otherOperator)
-    const otherDetail = await adminCall(url(`/api/applications/${otherApplicationId}`), otherSession)
-    otherSecretId = otherDetail.body.secrets[0].id
+    ;({ app, org, other, me, session, otherApplicationId, otherInvoiceId, url, createApplication } = await startAdminConsole(kind))
   })
   afterAll(async () => {
     await app?.dispose()
@@ -276,16 +252,6 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       expect(answer.body).toMatchObject({ status: 404, title: "Not Found" })
     })
 
-    it("issuing or revoking another organization's secret is 404 and changes nothing", async () => {
-      const before = await app.run(auditCount(other.organizationId))
-      expect((await adminCall(url(`/api/applications/${otherApplicationId}/secrets`), session, { method: "POST" })).status).toBe(404)
-      const revoke = await adminCall(url(`/api/applications/${otherApplicationId}/secrets/${otherSecretId}/revoke`), session, {
-        method: "POST"
-      })
-      expect(revoke.status).toBe(404)
-      expect(await app.run(auditCount(other.organizationId))).toBe(before)
-    })
-
     it("never lists another organization's records", async () => {
       const [customers, contracts, applications, invoices] = await Promise.all(
         ["/api/customers", "/api/contracts", "/api/applications", "/api/billing/invoices"].map((path) => adminCall(url(path), session))
@@ -304,117 +270,9 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       const listed = await adminCall(url("/api/applications?q=Typo"), session)
       expect(listed.body.items).toEqual([])
     })
-
-    it("refuses to grant another organization's context: 400 with the field's issue", async () => {
-      const answer = await createApplication({ name: "Cross", roles: ["billing"], contextIds: [org.rootId, other.rootId] })
-      expect(answer.status).toBe(400)
-      expect(answer.body.code).toBe("VALIDATION_FAILED")
-      expect(answer.body.issues).toEqual([{ path: "/contextIds/1", message: "is not an operational context of your organization" }])
-    })
-  })
-
-  describe("Applications", () => {
-    it("creates one with its first secret, which obtains a token at the identity host", async () => {
-      const answer = await createApplication({ name: "ERP", roles: ["billing"], contextIds: [org.regionId] })
-      expect(answer.status).toBe(201)
-      expect(answer.body.application.application).toMatchObject({ name: "ERP", roles: ["billing"], status: "active", activeSecretCount: 1 })
-      expect(answer.body.application.contextIds).toEqual([org.regionId])
-      expect(answer.body.secret.secret).toMatch(/^service_sk_[0-9A-Za-z]{43}$/)
-      const token = await basicToken(app.authUrl, answer.body.application.application.clientId, answer.body.secret.secret)
-      expect(token.status).toBe(200)
-      expect(token.body["token_type"]).toBe("Bearer")
-      // Shown once: the detail has only the last four characters.
-      const detail = await adminCall(url(`/api/applications/${answer.body.application.application.id}`), session)
-      expect(JSON.stringify(detail.body)).not.toContain(answer.body.secret.secret)
-      expect(detail.body.secrets[0].lastFour).toBe(answer.body.secret.secret.slice(-4))
-    })
-
-    it("validates every field at once", async () => {
-      const answer = await createApplication({ name: "  ", roles: [], contextIds: [] })
-      expect(answer.status).toBe(400)
-      expect(answer.body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["/contextIds", "/name", "/roles"])
-    })
-
-    it("issues a second secret, refuses a third (APPLICATION_SECRET_LIMIT_REACHED), revokes one once", async () => {
-      const created = await createApplication({ name: "Rotation", roles: ["billing"], contextIds: [org.rootId] })
-      const id = created.body.application.application.id
-      const second = await adminCall(url(`/api/applications/${id}/secrets`), session, { method: "POST" })
-      expect(second.status).toBe(201)
-      const third = await adminCall(url(`/api/applications/${id}/secrets`), session, { method: "POST" })
-      expect(third.status).toBe(400)
-      expect(third.body.code).toBe("APPLICATION_SECRET_LIMIT_REACHED")
-      const revoke = () => adminCall(url(`/api/applications/${id}/secrets/${second.body.id}/revoke`), session, { method: "POST" })
-      const revoked = await revoke()
-      expect(revoked.status).toBe(200)
-      expect(revoked.body.application.activeSecretCount).toBe(1)
-      const again = await revoke()
-      expect(again.status).toBe(400)
-      expect(again.body.code).toBe("APPLICATION_SECRET_NOT_FOUND")
-      const token = await basicToken(app.authUrl, created.body.application.application.clientId, second.body.secret)
-      expect(token.status).toBe(401)
-    })
-
-    it("disables an Application (its secret stops getting tokens), enables it again, and changes its grant", async () => {
-      const created = await createApplication({ name: "Toggle", roles: ["billing"], contextIds: [org.rootId] })
-      const { id, clientId } = created.body.application.application
-      const secret = created.body.secret.secret
-      const disabled = await adminCall(url(`/api/applications/${id}/disable`), session, { method: "POST" })
-      expect(disabled.status).toBe(200)
-      expect(disabled.body.application).toMatchObject({ status: "disabled" })
-      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(401)
-      const enabled = await adminCall(url(`/api/applications/${id}/enable`), session, { method: "POST" })
-      expect(enabled.body.application.status).toBe("active")
-      expect((await basicToken(app.authUrl, clientId, secret)).status).toBe(200)
-
-      const changed = await adminCall(url(`/api/applications/${id}/grant`), session, {
-        method: "PUT",
-        body: { roles: ["signing", "booking"], contextIds: [org.propertyId] }
-      })
-      expect(changed.status).toBe(200)
-      expect(changed.body.application.roles).toEqual(["signing", "booking"])
-      expect(changed.body.contextIds).toEqual([org.propertyId])
-      const foreign = await adminCall(url(`/api/applications/${id}/grant`), session, {
-        method: "PUT",
-        body: { roles: ["billing"], contextIds: [other.rootId] }
-      })
-      expect(foreign.status).toBe(400)
-      expect(foreign.body.issues).toEqual([{ path: "/contextIds/0", message: "is not an operational context of your organization" }])
-      const otherOrgs = await adminCall(url(`/api/applications/${otherApplicationId}/disable`), session, { method: "POST" })
-      expect(otherOrgs.status).toBe(404)
-    })
   })
 
   describe("every change writes the audit log", () => {
-    it("sign-in, create, issue, revoke and sign-out each write an entry with the operator as actor", async () => {
-      const own = await signIn(app.adminUrl, me)
-      const count = (action: string) => app.run(auditCount(org.organizationId, action))
-      const before = {
-        signedIn: await count("operator.signed_in"),
-        created: await count("identity.application.created"),
-        issued: await count("identity.application.secret_issued"),
-        revoked: await count("identity.application.secret_revoked"),
-        signedOut: await count("operator.signed_out")
-      }
-      const created = await createApplication({ name: "Audited", roles: ["signing"], contextIds: [org.rootId] }, own)
-      const id = created.body.application.application.id
-      const issued = await adminCall(url(`/api/applications/${id}/secrets`), own, { method: "POST" })
-      await adminCall(url(`/api/applications/${id}/secrets/${issued.body.id}/revoke`), own, { method: "POST" })
-      const signOut = await adminCall(url("/api/session"), own, { method: "DELETE" })
-      expect(signOut.status).toBe(204)
-      expect(await count("identity.application.created")).toBe(before.created + 1)
-      expect(await count("identity.application.secret_issued")).toBe(before.issued + 2)
-      expect(await count("identity.application.secret_revoked")).toBe(before.revoked + 1)
-      expect(await count("operator.signed_out")).toBe(before.signedOut + 1)
-      expect(before.signedIn).toBeGreaterThan(0)
-
-      const log = await adminCall(url(`/api/audit-log?targetId=${id}`), session)
-      expect(log.body.items).toEqual([
-        expect.objectContaining({ action: "identity.application.created", actorType: "operator", actorId: me.id, actorLabel: me.email })
-      ])
-      const signedOut = await adminCall(url("/api/audit-log?action=operator.signed_out&limit=1"), session)
-      expect(signedOut.body.items[0]).toMatchObject({ actorId: me.id, requestId: signOut.headers.get("x-request-id") })
-    })
-
     it("ends the session at sign-out: its cookie is 401 afterwards, and the cookie is cleared", async () => {
       const own = await signIn(app.adminUrl, me)
       const missingToken = await adminCall(url("/api/session"), own, { method: "DELETE", csrf: false })
@@ -463,20 +321,6 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       ])
       const future = await adminCall(url("/api/audit-log?from=2999-01-01"), session)
       expect(future.body.items).toEqual([])
-    })
-  })
-
-  describe("billing overview", () => {
-    it("counts and sums the organization's documents per status and currency, and the proposals awaiting a verdict", async () => {
-      const answer = await adminCall(url("/api/billing/overview"), session)
-      expect(answer.status).toBe(200)
-      const approved = answer.body.buckets.find((bucket: { status: string }) => bucket.status === "approved")
-      const invoices = await adminCall(url("/api/billing/invoices?status=approved&limit=100"), session)
-      expect(approved).toMatchObject({ currency: "SEK", count: invoices.body.items.length })
-      expect(approved.grossMinorUnits).toBe(
-        invoices.body.items.reduce((sum: number, invoice: { totalGrossMinorUnits: number }) => sum + invoice.totalGrossMinorUnits, 0)
-      )
-      expect(answer.body.proposalsAwaitingVerification).toBe(1)
     })
   })
 
