@@ -1,8 +1,8 @@
 /**
  * The admin host's HttpApi over HTTP, black box, on PGlite and on PostgreSQL (issue 11): operator sign-in
  * (argon2id, throttling in the database, HttpOnly SameSite=Lax cookies), sessions and sign-out, CSRF on every
- * change, 401 → 403 → 400 → 404 order, another organization's ids answered 404, every change in the audit log, and
- * Applications created here working at the identity host.
+ * change, 401 → 403 → 400 → 404 order, another organization's ids answered 404 on every capability's reads, the
+ * lists' paging and filters, and the front end's pages. Each capability's console cases live in its own test folder.
  */
 
 import * as Db from "@propline/db/Db"
