@@ -25,6 +25,7 @@ import { DatabaseLive, HostsLive } from "./Hosts.js"
 import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
 import { SigningOperatorService } from "./signing/SigningOperatorService.js"
 import { StorageLive } from "./storage/StorageConfig.js"
+import { ContractRepository } from "./tenancy/ContractRepository.js"
 
 const demo = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -43,7 +44,7 @@ const demo = Effect.gen(function* () {
   )
   if (seed === undefined) return undefined
   yield* ensureDemoSigning.pipe(
-    Effect.provide(Layer.merge(SigningOperatorService.Default, SigningAttemptRepository.Default))
+    Effect.provide(Layer.mergeAll(SigningOperatorService.Default, SigningAttemptRepository.Default, ContractRepository.Default))
   )
   const credentials = yield* ensureDemoCredentials({
     dataDir: config.dataDir,

@@ -1,6 +1,7 @@
 /**
- * SQL of the operator's billing side: invoice runs, the contract material they bill, the charges they make,
- * the organization's invoice numbers and VAT country, and credit acts.
+ * SQL of the operator's billing side: invoice runs, the contract material they bill (tenancy's statements of
+ * contracts and lines, `tenancy/ContractRepository.ts`, narrowed to the lines not charged yet), the charges they
+ * make, the organization's invoice numbers and VAT country, and credit acts.
  */
 import type { ContractMaterial, DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceRunRecord } from "@propline/billing/InvoiceRunLifecycle"
@@ -11,9 +12,9 @@ import type { InvoiceRunTable } from "@propline/db/Database"
 import { Effect } from "effect"
 import type { Selectable } from "kysely"
 import { randomUUID } from "node:crypto"
-import { withVisibleContexts } from "../contexts/ContextRepository.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { contractLinesOf, runningContracts } from "../tenancy/ContractRepository.js"
 
 const toRun = (row: Selectable<InvoiceRunTable>): InvoiceRunRecord => withoutNulls(row) as InvoiceRunRecord
 
@@ -37,37 +38,14 @@ export class InvoiceRunRepository extends Effect.Service<InvoiceRunRepository>()
       billableContracts: (organizationId: string, contextId: string, periodStart: string, periodEnd: string) =>
         Effect.gen(function* () {
           const contracts = yield* Sql.query((db) =>
-            withVisibleContexts(db, organizationId, [contextId])
-              .selectFrom("contracts")
-              .innerJoin("customers", "customers.id", "contracts.customerId")
-              .select([
-                "contracts.id",
-                "contracts.operationalContextId",
-                "contracts.customerId",
-                "contracts.billingAccountId",
-                "contracts.currency",
-                "contracts.paymentTermsDays",
-                "customers.name as customerName"
-              ])
-              .where("contracts.organizationId", "=", organizationId)
-              .where("contracts.status", "=", "active")
-              .where("contracts.startsOn", "<=", periodEnd)
-              .where((eb) => eb.or([eb("contracts.endsOn", "is", null), eb("contracts.endsOn", ">=", periodStart)]))
-              .where("contracts.operationalContextId", "in", (qb) => qb.selectFrom("visible").select("visible.id"))
-              .orderBy("contracts.createdAt")
-              .orderBy("contracts.id")
-              .execute()
+            runningContracts(db, organizationId, contextId, periodStart, periodEnd).execute()
           )
           if (contracts.length === 0) return []
           const lines = yield* Sql.query((db) =>
-            db
-              .selectFrom("contractLines")
-              .selectAll()
-              .where(
-                "contractId",
-                "in",
-                contracts.map((contract) => contract.id)
-              )
+            contractLinesOf(
+              db,
+              contracts.map((contract) => contract.id)
+            )
               .where((eb) =>
                 eb.not(
                   eb.exists(
@@ -79,8 +57,6 @@ export class InvoiceRunRepository extends Effect.Service<InvoiceRunRepository>()
                   )
                 )
               )
-              .orderBy("createdAt")
-              .orderBy("id")
               .execute()
           )
           return contracts

@@ -1,8 +1,8 @@
 /**
  * SQL of signing attempts with their parties and signers (spec 4.2, decisions 6): the two queues, locking one for
  * a report, inserting a prepared one, and writing its outcome. Rows map to `@propline/signing`'s
- * SigningAttemptRecord (null columns become absent fields); the contract's signing status is written with every
- * change, since it follows its newest attempt, which is the only one that can change.
+ * SigningAttemptRecord (null columns become absent fields). The contract's signing status, which follows its newest
+ * attempt, is tenancy's: the services write it with every change through `tenancy/ContractRepository.ts`.
  */
 import type { Database, SigningAttemptTable, SigningDocumentTable } from "@propline/db/Database"
 import type { SigningAttemptRecord, SigningParty } from "@propline/signing/SigningAttempt"
@@ -12,6 +12,7 @@ import { withVisibleContexts } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { contractNumberOf } from "../tenancy/ContractRepository.js"
 
 /** Another preparation of the contract won the race: the one-live-attempt index decided. */
 export class LiveAttemptConflict extends Data.TaggedError("LiveAttemptConflict") {}
@@ -110,11 +111,10 @@ export class SigningAttemptRepository extends Effect.Service<SigningAttemptRepos
         Sql.query(async (db) => {
           let query = withVisibleContexts(db, organizationId, grantedIds)
             .selectFrom("signingAttempts")
-            .innerJoin("contracts", "contracts.id", "signingAttempts.contractId")
             .innerJoin("signingDocuments", "signingDocuments.id", "signingAttempts.documentId")
             .selectAll("signingAttempts")
             .select([
-              "contracts.contractNumber as contractNumber",
+              contractNumberOf("signing_attempts.contract_id").as("contractNumber"),
               "signingDocuments.storageKey as documentStorageKey",
               "signingDocuments.fileName as documentFileName",
               "signingDocuments.contentType as documentContentType",
@@ -266,8 +266,7 @@ export class SigningAttemptRepository extends Effect.Service<SigningAttemptRepos
         ).pipe(Effect.map((row) => row?.id)),
 
       /**
-       * Inserts a prepared attempt with its parties and signers, the contract PDF it sends, and the contract's new
-       * signing status. Fails with {@link LiveAttemptConflict} when a concurrent preparation queued one first.
+       * Inserts a prepared attempt with its parties and signers and the contract PDF it sends. Fails with {@link LiveAttemptConflict} when a concurrent preparation queued one first.
        */
       insert: (attempt: SigningAttemptRecord, documentId: string) =>
         Effect.gen(function* () {
@@ -319,23 +318,13 @@ export class SigningAttemptRepository extends Effect.Service<SigningAttemptRepos
                 )
               )
               .execute()
-            await db
-              .updateTable("contracts")
-              .set({ signingStatus: attempt.status, updatedAt: attempt.updatedAt })
-              .where("id", "=", attempt.contractId)
-              .execute()
           })
         }),
 
-      /** Writes an attempt's outcome columns, and the contract's signing status, which follows it. */
+      /** Writes an attempt's outcome columns. */
       update: (attempt: SigningAttemptRecord) =>
         Sql.query(async (db) => {
           await db.updateTable("signingAttempts").set(outcomeColumns(attempt)).where("id", "=", attempt.id).execute()
-          await db
-            .updateTable("contracts")
-            .set({ signingStatus: attempt.status, updatedAt: attempt.updatedAt })
-            .where("id", "=", attempt.contractId)
-            .execute()
         })
     }
   }

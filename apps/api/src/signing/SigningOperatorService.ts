@@ -16,6 +16,7 @@ import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { DocumentStorage } from "../storage/DocumentStorage.js"
 import { storePdf } from "./PdfStore.js"
+import { ContractRepository } from "../tenancy/ContractRepository.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
 import { SigningContractRepository } from "./SigningContractRepository.js"
 import { SigningDocumentRepository } from "./SigningDocumentRepository.js"
@@ -100,6 +101,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
       const attempts = yield* SigningAttemptRepository
       const documents = yield* SigningDocumentRepository
       const contracts = yield* SigningContractRepository
+      const signingStatuses = yield* ContractRepository
       const storage = yield* DocumentStorage
 
       const actorOf = (operator: Operator) => ({ type: "operator" as const, id: operator.operatorId })
@@ -193,6 +195,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
                   )
                 )
               )
+              yield* signingStatuses.setSigningStatus(attempt.contractId, attempt.status, attempt.updatedAt)
               yield* Outbox.append(prepared.events)
               yield* Audit.byActor(operator.organizationId, actorOf(operator), {
                 action: "crm.signing_attempt.prepare",
@@ -217,6 +220,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
               const at = yield* Sql.now
               const result = yield* Lifecycle.requestWithdrawal(attempt, at)
               yield* attempts.update(result.attempt)
+              yield* signingStatuses.setSigningStatus(result.attempt.contractId, result.attempt.status, result.attempt.updatedAt)
               yield* Outbox.append(result.events)
               yield* Audit.byActor(operator.organizationId, actorOf(operator), {
                 action: "crm.signing_attempt.request_withdrawal",
@@ -270,6 +274,11 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
           attempts.ofContract(operator.organizationId, contractId).pipe(span("attemptsOfContract"))
       }
     }),
-    dependencies: [SigningAttemptRepository.Default, SigningDocumentRepository.Default, SigningContractRepository.Default]
+    dependencies: [
+      SigningAttemptRepository.Default,
+      SigningDocumentRepository.Default,
+      SigningContractRepository.Default,
+      ContractRepository.Default
+    ]
   }
 ) {}

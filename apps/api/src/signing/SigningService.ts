@@ -26,6 +26,7 @@ import * as Sql from "../platform/Sql.js"
 import { DocumentStorage } from "../storage/DocumentStorage.js"
 import * as FileAddresses from "../storage/FileAddresses.js"
 import { UrlSigner } from "../storage/UrlSigner.js"
+import { ContractRepository } from "../tenancy/ContractRepository.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
 import { PdfInspector } from "./PdfInspector.js"
 import { storePdf } from "./PdfStore.js"
@@ -48,6 +49,7 @@ type Report = (attempt: SigningAttemptRecord, at: Date) => Effect.Effect<Lifecyc
 export class SigningService extends Effect.Service<SigningService>()("@propline/api/signing/SigningService", {
   effect: Effect.gen(function* () {
     const attempts = yield* SigningAttemptRepository
+    const contracts = yield* ContractRepository
     const documents = yield* SigningDocumentRepository
     const storage = yield* DocumentStorage
     const signer = yield* UrlSigner
@@ -104,6 +106,7 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
           const at = yield* Sql.now
           const result = yield* run(attempt, at)
           yield* attempts.update(result.attempt)
+          yield* contracts.setSigningStatus(result.attempt.contractId, result.attempt.status, result.attempt.updatedAt)
           yield* Outbox.append(result.events)
           yield* Audit.byPrincipal(principal, {
             action: `crm.signing_attempt.${action}`,
@@ -268,5 +271,10 @@ export class SigningService extends Effect.Service<SigningService>()("@propline/
         }).pipe(span("download"))
     }
   }),
-  dependencies: [SigningAttemptRepository.Default, SigningDocumentRepository.Default, PdfInspector.Default]
+  dependencies: [
+    SigningAttemptRepository.Default,
+    SigningDocumentRepository.Default,
+    ContractRepository.Default,
+    PdfInspector.Default
+  ]
 }) {}

@@ -15,6 +15,7 @@ import * as Audit from "../../platform/Audit.js"
 import * as Outbox from "../../platform/Outbox.js"
 import * as Sql from "../../platform/Sql.js"
 import { SigningAttemptRepository } from "../../signing/SigningAttemptRepository.js"
+import { ContractRepository } from "../../tenancy/ContractRepository.js"
 import { SigningOperatorService } from "../../signing/SigningOperatorService.js"
 import { DEMO_IDS, demoId } from "../DemoIds.js"
 
@@ -81,6 +82,7 @@ export const ensureDemoSigning = Sql.transaction(
     if (existing.organization === null || Number(existing.attempts) > 0) return 0
     const operator = yield* SigningOperatorService
     const attempts = yield* SigningAttemptRepository
+    const contracts = yield* ContractRepository
     for (const [index, spec] of ATTEMPTS.entries()) {
       const attempt = yield* operator.prepare(OPERATOR, demoContractId(spec.customer), {
         parties: [
@@ -93,6 +95,7 @@ export const ensureDemoSigning = Sql.transaction(
         const providerDocumentId = `demo-esign-${String(index + 1).padStart(4, "0")}`
         const started = yield* Lifecycle.reportStarted(attempt, { providerDocumentId }, at)
         yield* attempts.update(started.attempt)
+        yield* contracts.setSigningStatus(started.attempt.contractId, started.attempt.status, started.attempt.updatedAt)
         yield* Outbox.append(started.events)
         yield* Audit.byActor(DEMO_IDS.organization, { type: "system", id: "demo-seed" }, {
           action: "crm.signing_attempt.started",
