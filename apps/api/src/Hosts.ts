@@ -10,7 +10,7 @@ import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import * as path from "node:path"
-import { AppConfig, type AppConfigShape } from "./AppConfig.js"
+import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 

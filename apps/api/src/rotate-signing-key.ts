@@ -8,7 +8,7 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig } from "./platform/AppConfig.js"
 import { DatabaseLive } from "./Hosts.js"
 import { rotateSigningKey } from "./identity/SigningKeyRotation.js"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"

@@ -9,7 +9,7 @@ import { problem } from "@propline/contract/Problem"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import { hasBody } from "../platform/RequestBody.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 

@@ -22,7 +22,7 @@ import {
 } from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
 import { Duration, Effect, Either } from "effect"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import { clientAddress, trustedProxies } from "../platform/ClientAddress.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
 import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"

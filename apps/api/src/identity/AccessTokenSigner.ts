@@ -6,7 +6,7 @@
 import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, buildClaims, type Role } from "@propline/identity/AccessTokenClaims"
 import { Effect } from "effect"
 import { randomUUID, sign as signBytes } from "node:crypto"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
 /** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */

@@ -21,7 +21,7 @@ import { ACCESS_TOKEN_TYPE, judgeClaims } from "@propline/identity/AccessTokenCl
 import { Clock, Data, Effect, Either, Layer, Option } from "effect"
 import { decodeProtectedHeader, jwtVerify } from "jose"
 import { createHash } from "node:crypto"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 

@@ -48,7 +48,7 @@ import {
 } from "@propline/identity/TokenRequest"
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
 import { Cause, Effect, Either, Layer } from "effect"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { readBoundedBody } from "../platform/RequestBody.js"

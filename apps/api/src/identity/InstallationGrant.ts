@@ -37,7 +37,7 @@ import { type InstallationTokenRequest, isWellFormedClientId } from "@propline/i
 import { Effect, Option, Schema } from "effect"
 import { compactVerify, type CryptoKey, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from "jose"
 import { randomInt } from "node:crypto"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import * as Sql from "../platform/Sql.js"
 import { AccessTokenSigner, type IssuedToken } from "./AccessTokenSigner.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"

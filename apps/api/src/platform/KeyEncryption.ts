@@ -21,7 +21,7 @@ import { Config, Context, Data, Effect, Either, Layer, Option, Redacted } from "
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "./AppConfig.js"
 
 /** The environment variable that holds the KEKs. */
 export const KEY_ENCRYPTION_KEYS = "KEY_ENCRYPTION_KEYS"

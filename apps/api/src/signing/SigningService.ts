@@ -17,7 +17,7 @@ import { SignedDocumentRejected, type SigningRefusal } from "@propline/signing/S
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type * as Db from "@propline/db/Db"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import * as Audit from "../platform/Audit.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Outbox from "../platform/Outbox.js"

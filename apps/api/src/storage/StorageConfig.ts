@@ -13,7 +13,7 @@
  */
 import { Config, Effect, Layer, Option } from "effect"
 import * as path from "node:path"
-import { AppConfig } from "../AppConfig.js"
+import { AppConfig } from "../platform/AppConfig.js"
 import * as LocalDiskStorage from "./LocalDiskStorage.js"
 import type * as S3Storage from "./S3Storage.js"
 import { UrlSigner } from "./UrlSigner.js"

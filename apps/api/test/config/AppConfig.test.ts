@@ -1,7 +1,7 @@
 /** Start-up configuration read from the environment (AppConfig's table): defaults, derived addresses, HOSTS, the bind address. */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { AppConfig, make } from "../../src/AppConfig.js"
+import { AppConfig, make } from "../../src/platform/AppConfig.js"
 
 const read = (env: Record<string, string>) =>
   Effect.provide(

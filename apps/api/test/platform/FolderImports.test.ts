@@ -4,7 +4,7 @@
  * dynamic ones included) and checks the folders:
  *
  * - no cycle between folders, of any length;
- * - the kernel (`platform/`, with `AppConfig.ts`, the configuration it reads) imports no other folder;
+ * - the kernel (`platform/`, the configuration `AppConfig.ts` included) imports no other folder;
  * - a capability imports the kernel and other capabilities, never the console's host (`admin/`), the demo or the
  *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`);
  * - `admin/` imports capabilities for wiring, in `AdminHost.ts`; its other files only read through a capability's
@@ -31,11 +31,10 @@ const capabilities = [
 ] as const
 const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts"]
 
-/** The folder (node of the graph) a file of `src/` belongs to: its top folder; `AppConfig.ts` is the kernel's. */
+/** The folder (node of the graph) a file of `src/` belongs to: its top folder, or the hosts'. */
 const folderOf = (file: string): string => {
   const parts = relative(src, file).split(sep)
   if (parts.length > 1) return parts[0]!
-  if (parts[0] === "AppConfig.ts") return "platform"
   if (hostFiles.includes(parts[0]!)) return "host"
   throw new Error(`${parts[0]} is in no folder role: give it one here and in CONTRIBUTING.md`)
 }

@@ -9,7 +9,7 @@ import { ConfigProvider, Effect, Either, Layer } from "effect"
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { AppConfig, make } from "../../src/AppConfig.js"
+import { AppConfig, make } from "../../src/platform/AppConfig.js"
 import {
   generateKeyEntry,
   KEY_ENCRYPTION_KEYS_FILE,

@@ -19,7 +19,7 @@
  * | TRUSTED_PROXIES | (none)                          | proxies whose X-Forwarded-For names the client       |
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Option } from "effect"
-import { trustedProxies } from "./platform/ClientAddress.js"
+import { trustedProxies } from "./ClientAddress.js"
 
 /**
  * The interface the listeners bind unless `HOST` says otherwise: the loopback interface, so a development machine's
