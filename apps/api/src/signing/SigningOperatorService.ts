@@ -18,7 +18,6 @@ import { DocumentStorage } from "../storage/DocumentStorage.js"
 import { storePdf } from "./PdfStore.js"
 import { ContractRepository } from "../tenancy/ContractRepository.js"
 import { SigningAttemptRepository } from "./SigningAttemptRepository.js"
-import { SigningContractRepository } from "./SigningContractRepository.js"
 import { SigningDocumentRepository } from "./SigningDocumentRepository.js"
 
 const Email = Schema.String.pipe(
@@ -100,8 +99,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
     effect: Effect.gen(function* () {
       const attempts = yield* SigningAttemptRepository
       const documents = yield* SigningDocumentRepository
-      const contracts = yield* SigningContractRepository
-      const signingStatuses = yield* ContractRepository
+      const contracts = yield* ContractRepository
       const storage = yield* DocumentStorage
 
       const actorOf = (operator: Operator) => ({ type: "operator" as const, id: operator.operatorId })
@@ -118,7 +116,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
           Sql.transaction(
             Effect.gen(function* () {
               const command = yield* decodeInput(input)
-              const contract = yield* contracts.lockForPreparation(operator.organizationId, contractId)
+              const contract = yield* contracts.lockForSigning(operator.organizationId, contractId)
               if (contract === undefined) return yield* new RecordNotFound({ kind: "contract" })
               const liveAttemptId = yield* attempts.liveAttemptId(contract.id)
               const at = yield* Sql.now
@@ -195,7 +193,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
                   )
                 )
               )
-              yield* signingStatuses.setSigningStatus(attempt.contractId, attempt.status, attempt.updatedAt)
+              yield* contracts.setSigningStatus(attempt.contractId, attempt.status, attempt.updatedAt)
               yield* Outbox.append(prepared.events)
               yield* Audit.byActor(operator.organizationId, actorOf(operator), {
                 action: "crm.signing_attempt.prepare",
@@ -220,7 +218,7 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
               const at = yield* Sql.now
               const result = yield* Lifecycle.requestWithdrawal(attempt, at)
               yield* attempts.update(result.attempt)
-              yield* signingStatuses.setSigningStatus(result.attempt.contractId, result.attempt.status, result.attempt.updatedAt)
+              yield* contracts.setSigningStatus(result.attempt.contractId, result.attempt.status, result.attempt.updatedAt)
               yield* Outbox.append(result.events)
               yield* Audit.byActor(operator.organizationId, actorOf(operator), {
                 action: "crm.signing_attempt.request_withdrawal",
@@ -277,7 +275,6 @@ export class SigningOperatorService extends Effect.Service<SigningOperatorServic
     dependencies: [
       SigningAttemptRepository.Default,
       SigningDocumentRepository.Default,
-      SigningContractRepository.Default,
       ContractRepository.Default
     ]
   }

@@ -1,12 +1,14 @@
 /**
- * SQL of contracts for other capabilities (tenancy owns the `contracts` and `contract_lines` tables): signing writes
- * a contract's signing status here, in its own transaction, and its queue shows the contract's number through
- * {@link contractNumberOf}; billing's invoice runs compose {@link runningContracts} and {@link contractLinesOf}.
+ * SQL of contracts for other capabilities (tenancy owns the `contracts` and `contract_lines` tables): signing locks
+ * the contract it prepares and writes a contract's signing status here, in its own transaction, and its queue shows
+ * the contract's number through {@link contractNumberOf}; billing's invoice runs compose {@link runningContracts}
+ * and {@link contractLinesOf}; the console's organization page counts contracts through {@link contractCountOf}.
  */
 import type { ContractTable, Database } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type Kysely, type RawBuilder, sql, type Updateable } from "kysely"
-import { withVisibleContexts } from "../contexts/ContextRepository.js"
+import { contextNameOf, withVisibleContexts } from "../contexts/ContextRepository.js"
+import { organizationNameOf } from "../contexts/OrganizationRepository.js"
 import * as Sql from "../platform/Sql.js"
 import { spanned } from "../platform/Spans.js"
 
@@ -19,6 +21,10 @@ export type ContractSigningStatus = NonNullable<Updateable<ContractTable>["signi
  */
 export const contractNumberOf = (column: string): RawBuilder<string> =>
   sql<string>`(select contract_number from contracts where id = ${sql.ref(column)})`
+
+/** How many contracts the organization has, as a scalar subquery (the console's organization page). */
+export const contractCountOf = (organizationId: string): RawBuilder<number> =>
+  sql`(select count(*) from contracts where organization_id = ${organizationId})`
 
 /**
  * The statement of the active contracts in `contextId`'s subtree running during the period (`periodStart` …
@@ -60,6 +66,49 @@ export const contractLinesOf = (db: Kysely<Database>, contractIds: ReadonlyArray
 
 export class ContractRepository extends Effect.Service<ContractRepository>()("@propline/api/tenancy/ContractRepository", {
   succeed: spanned("ContractRepository", {
+    /**
+     * The contract of the organization, locked (so two preparations of one contract run one after the other), with
+     * its customer, the names of its organization and operational context, and its monthly lines in creation order:
+     * what signing's preparation rules and contract document read. Undefined when there is none.
+     */
+    lockForSigning: (organizationId: string, contractId: string) =>
+      Sql.query(async (db) => {
+        const contract = await db
+          .selectFrom("contracts")
+          .innerJoin("customers", "customers.id", "contracts.customerId")
+          .select([
+            "contracts.id",
+            "contracts.organizationId",
+            "contracts.operationalContextId",
+            "contracts.contractNumber",
+            "contracts.status",
+            "contracts.signingStatus",
+            "contracts.startsOn",
+            "contracts.endsOn",
+            "contracts.currency",
+            "contracts.paymentTermsDays",
+            "customers.name as customerName",
+            "customers.customerNumber",
+            "customers.kind as customerKind",
+            "customers.organisationNumber",
+            organizationNameOf("contracts.organization_id").as("organizationName"),
+            contextNameOf("contracts.operational_context_id").as("operationalContextName")
+          ])
+          .where("contracts.id", "=", contractId)
+          .where("contracts.organizationId", "=", organizationId)
+          .forUpdate("contracts")
+          .executeTakeFirst()
+        if (contract === undefined) return undefined
+        const lines = await db
+          .selectFrom("contractLines")
+          .select(["description", "monthlyNetMinorUnits", "vatRateBasisPoints"])
+          .where("contractId", "=", contractId)
+          .orderBy("createdAt")
+          .orderBy("id")
+          .execute()
+        return { ...contract, lines }
+      }),
+
     /** Sets the contract's signing status (it follows its newest signing attempt), changed at `at`. */
     setSigningStatus: (contractId: string, signingStatus: ContractSigningStatus, at: Date) =>
       Sql.query((db) =>
