@@ -14,8 +14,11 @@ import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import * as InvoiceRunLifecycle from "@propline/billing/InvoiceRunLifecycle"
 import * as InvoiceWithdrawal from "@propline/billing/InvoiceWithdrawal"
 import * as ProposalVerification from "@propline/billing/ProposalVerification"
+import type { VatCountry } from "@propline/billing/Money"
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
+import { ContextRepository } from "../contexts/ContextRepository.js"
+import { OrganizationRepository } from "../contexts/OrganizationRepository.js"
 import * as Audit from "../platform/Audit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
@@ -27,6 +30,9 @@ import { ProposalRepository } from "./ProposalRepository.js"
 import { WithdrawalRepository } from "./WithdrawalRepository.js"
 
 const span = (name: string) => Effect.withSpan(`BillingOperatorService.${name}`, { captureStackTrace: false })
+
+/** The VAT country of an organization's country (ISO 3166-1 alpha-2): Norway's rules for NO, Sweden's otherwise. */
+const vatCountryOf = (country: string): VatCountry => (country === "NO" ? "NO" : "SE")
 
 /** What an invoice run made: the run, and the invoices or proposals it drafted. */
 export interface RunResult {
@@ -49,6 +55,8 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
       const proposals = yield* ProposalRepository
       const runs = yield* InvoiceRunRepository
       const withdrawals = yield* WithdrawalRepository
+      const organizations = yield* OrganizationRepository
+      const contexts = yield* ContextRepository
 
       const lockInvoice = (organizationId: string, invoiceId: string) =>
         Effect.flatMap(invoices.lockForOperator(organizationId, invoiceId), (invoice) =>
@@ -73,7 +81,7 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
         Effect.gen(function* () {
           const scope = yield* scopes.scope(run.organizationId, [run.operationalContextId])
           const verification = Either.isRight(ProposalVerification.requireVerificationGate(scope.integration))
-          const first = yield* runs.takeInvoiceNumbers(run.organizationId, drafting.drafts.length)
+          const first = yield* organizations.takeInvoiceNumbers(run.organizationId, drafting.drafts.length)
           const made: { invoices: Array<InvoiceRecord>; proposals: Array<InvoiceProposalRecord> } = {
             invoices: [],
             proposals: []
@@ -201,9 +209,9 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
                   ? earlierAct.creditNote // the mismatch is decided before the invoice is read
                   : yield* lockInvoice(organizationId, request.invoiceId)
               const credited = yield* invoices.creditState(invoice.id)
-              const country = yield* runs.country(organizationId)
+              const country = vatCountryOf(yield* organizations.country(organizationId))
               const at = yield* Sql.now
-              const [number] = earlierAct === undefined ? [yield* runs.takeInvoiceNumbers(organizationId, 1)] : [0]
+              const [number] = earlierAct === undefined ? [yield* organizations.takeInvoiceNumbers(organizationId, 1)] : [0]
               const outcome = yield* Crediting.credit(
                 { invoice, lines: credited.lines, creditedGrossMinorUnits: credited.creditedGrossMinorUnits, country, earlierAct },
                 { ...command, creditNoteId: randomUUID(), invoiceNumber: number ?? 0 },
@@ -243,7 +251,7 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
         ) =>
           Sql.transaction(
             Effect.gen(function* () {
-              if (!(yield* runs.contextExists(organizationId, command.operationalContextId))) {
+              if (!(yield* contexts.exists(organizationId, command.operationalContextId))) {
                 return yield* new RecordNotFound({ kind: "operational context" })
               }
               const contracts = yield* runs.billableContracts(
@@ -331,7 +339,9 @@ export class BillingOperatorService extends Effect.Service<BillingOperatorServic
       InvoiceRepository.Default,
       ProposalRepository.Default,
       InvoiceRunRepository.Default,
-      WithdrawalRepository.Default
+      WithdrawalRepository.Default,
+      OrganizationRepository.Default,
+      ContextRepository.Default
     ]
   }
 ) {}

@@ -1,13 +1,12 @@
 /**
  * SQL of the operator's billing side: invoice runs, the contract material they bill (tenancy's statements of
  * contracts and lines, `tenancy/ContractRepository.ts`, narrowed to the lines not charged yet), the charges they
- * make, the organization's invoice numbers and VAT country, and credit acts.
+ * make, and credit acts. The organization's invoice numbers and country are contexts' (`contexts/OrganizationRepository.ts`).
  */
 import type { ContractMaterial, DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceRunRecord } from "@propline/billing/InvoiceRunLifecycle"
 import type { CreditRequest } from "@propline/billing/Crediting"
 import type { Currency } from "@propline/billing/Invoice"
-import type { VatCountry } from "@propline/billing/Money"
 import type { InvoiceRunTable } from "@propline/db/Database"
 import { Effect } from "effect"
 import type { Selectable } from "kysely"
@@ -82,34 +81,6 @@ export class InvoiceRunRepository extends Effect.Service<InvoiceRunRepository>()
             })
             .filter((contract) => contract.lineIds.length > 0)
         }),
-
-      /** Takes `count` invoice numbers of the organization (its row is locked until the transaction ends). */
-      takeInvoiceNumbers: (organizationId: string, count: number) =>
-        Sql.query((db) =>
-          db
-            .updateTable("organizations")
-            .set((eb) => ({ nextInvoiceNumber: eb("nextInvoiceNumber", "+", count) }))
-            .where("id", "=", organizationId)
-            .returning("nextInvoiceNumber")
-            .executeTakeFirstOrThrow()
-        ).pipe(Effect.map((row) => Number(row.nextInvoiceNumber) - count)),
-
-      /** The VAT country of the organization (decides a manual credit line's allowed rates). */
-      country: (organizationId: string) =>
-        Sql.query((db) =>
-          db.selectFrom("organizations").select("country").where("id", "=", organizationId).executeTakeFirstOrThrow()
-        ).pipe(Effect.map((row): VatCountry => (row.country === "NO" ? "NO" : "SE"))),
-
-      /** Whether the context belongs to the organization. */
-      contextExists: (organizationId: string, contextId: string) =>
-        Sql.query((db) =>
-          db
-            .selectFrom("operationalContexts")
-            .select("id")
-            .where("id", "=", contextId)
-            .where("organizationId", "=", organizationId)
-            .executeTakeFirst()
-        ).pipe(Effect.map((row) => row !== undefined)),
 
       insertRun: (run: InvoiceRunRecord) =>
         Sql.query((db) =>

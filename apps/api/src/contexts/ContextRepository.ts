@@ -62,6 +62,17 @@ export class ContextRepository extends Effect.Service<ContextRepository>()("@pro
         db.selectFrom("operationalContexts").select(["id", "parentId"]).where("organizationId", "=", organizationId).execute()
       ),
 
+    /** Whether the context belongs to the organization (billing's invoice run checks its context here). */
+    exists: (organizationId: string, contextId: string) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("operationalContexts")
+          .select("id")
+          .where("id", "=", contextId)
+          .where("organizationId", "=", organizationId)
+          .executeTakeFirst()
+      ).pipe(Effect.map((row) => row !== undefined)),
+
     /**
      * A page of the contexts visible to a grant, by creation time then id, after `after`; `limit + 1` rows.
      */
