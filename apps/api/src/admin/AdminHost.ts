@@ -43,6 +43,11 @@ import { CsrfProtectionLive, JsonPayloadLive, OperatorAuthenticationLive } from 
 import { OperatorSessions } from "./OperatorSessions.js"
 import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
+import { OrganizationRecordCounts } from "../contexts/OrganizationRecordCounts.js"
+import { applicationCountOf } from "../identity/ApplicationRepository.js"
+import { operatorCountOf } from "../identity/OperatorRepository.js"
+import { contractCountOf } from "../tenancy/ContractRepository.js"
+import { customerCountOf } from "../tenancy/CustomerRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
 import { staticAssets } from "./StaticAssets.js"
@@ -62,10 +67,18 @@ const AdminGroups = Layer.mergeAll(
   SigningAdminHandlers
 )
 
+/** The organization page's counts, each written by its table's owner (contexts' port). */
+const OrganizationRecordCountsLive = Layer.succeed(OrganizationRecordCounts, {
+  customers: customerCountOf,
+  contracts: contractCountOf,
+  applications: applicationCountOf,
+  operators: operatorCountOf
+})
+
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
-  OrganizationReadRepository.Default,
+  OrganizationReadRepository.Default.pipe(Layer.provide(OrganizationRecordCountsLive)),
   CustomerReadRepository.Default,
   ApplicationReadRepository.Default,
   ConnectorAppReadRepository.Default,

@@ -7,7 +7,7 @@
  * - Failures are throttled per (e-mail address, client address) pair with growing waits (`SignInThrottle`), so a
  *   guesser elsewhere never stops the operator. The state lives in PostgreSQL, so it holds across instances, and an
  *   attempt is judged and counted in one statement before its password is checked
- *   (`OperatorRepository.admitSignIn`): concurrent guesses can't get past a wait, and a refused attempt
+ *   (`OperatorSessionRepository.admitSignIn`): concurrent guesses can't get past a wait, and a refused attempt
  *   ({@link SignInThrottled}, 429) does no argon2 work and learns nothing. A successful sign-in forgets its pair's
  *   failures. The throttle is keyed by the address as typed (normalized), whether or not an operator has it, so it
  *   answers an unknown address exactly as a known one.
@@ -26,7 +26,8 @@ import { randomBytes, randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import { sha256Hex } from "../platform/Digest.js"
 import * as Sql from "../platform/Sql.js"
-import { OperatorRepository } from "./OperatorRepository.js"
+import { OperatorRepository } from "../identity/OperatorRepository.js"
+import { OperatorSessionRepository } from "./OperatorSessionRepository.js"
 import { decoyHash, verifyPassword } from "./Passwords.js"
 
 /** A session ends this long after its last request: 2 hours. */
@@ -91,9 +92,10 @@ const auditAttempt = (
 export const UNKNOWN_CLIENT = "unknown"
 
 export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propline/api/admin/OperatorSessions", {
-  dependencies: [OperatorRepository.Default],
+  dependencies: [OperatorRepository.Default, OperatorSessionRepository.Default],
   effect: Effect.gen(function* () {
-    const Repo = yield* OperatorRepository
+    const operators = yield* OperatorRepository
+    const Repo = yield* OperatorSessionRepository
     return {
       /**
        * Signs in: returns the session and its token (for the cookie; shown nowhere else). Fails with
@@ -105,7 +107,7 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
           const at = yield* Sql.now
           const attempt = { email: normalizeEmail(input.email), clientAddress: input.clientAddress ?? UNKNOWN_CLIENT, at }
           const admission = yield* Repo.admitSignIn(attempt.email, attempt.clientAddress, at)
-          const operator = yield* Repo.findByEmail(attempt.email)
+          const operator = yield* operators.findByEmail(attempt.email)
           if (!admission.admitted) {
             const retryAfterSeconds = Math.max(1, Math.ceil((admission.blockedUntil.getTime() - at.getTime()) / 1000))
             yield* auditAttempt("operator.sign_in_throttled", attempt, operator, { retryAfterSeconds })

@@ -1,6 +1,6 @@
 /**
  * The sign-in throttle's schedule (issue 19, item 6): how long one (e-mail address, client address) pair waits after
- * its n-th consecutive failed sign-in. Pure; `OperatorRepository.admitSignIn` applies it in PostgreSQL.
+ * its n-th consecutive failed sign-in. Pure; `OperatorSessionRepository.admitSignIn` applies it in PostgreSQL.
  *
  * Failures are counted per pair, never per account alone, so a guesser at one address never slows the operator at
  * another (OWASP Authentication Cheat Sheet, "Account Lockout": a lockout anyone can trigger is a denial of service;

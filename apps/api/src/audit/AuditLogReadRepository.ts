@@ -1,6 +1,12 @@
-/** The console's audit log as a read model: the organization's entries, newest first, with who acted in words. */
+/**
+ * The console's audit log as a read model: the organization's entries, newest first, with who acted in words (the
+ * operator's e-mail address or the Application's name, through identity's `operatorEmailOf` and `applicationNameOf`).
+ */
 import { Effect } from "effect"
 import { sql } from "kysely"
+import { applicationNameOf } from "../identity/ApplicationRepository.js"
+import { connectorAppsPublishedBy } from "../identity/ConnectorAppRepository.js"
+import { operatorEmailOf } from "../identity/OperatorRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
 import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
@@ -38,8 +44,8 @@ export class AuditLogReadRepository extends Effect.Service<AuditLogReadRepositor
             "auditLog.occurredAt",
             CursorPage.sortKey("auditLog.occurredAt").as("cursorAt"),
             sql<string | null>`case audit_log.actor_type
-              when 'operator' then (select o.email from operators o where o.id::text = audit_log.actor_id)
-              when 'application' then (select a.name from applications a where a.id::text = audit_log.actor_id)
+              when 'operator' then ${operatorEmailOf("audit_log.actor_id")}
+              when 'application' then ${applicationNameOf("audit_log.actor_id")}
               else null end`.as("actorLabel")
           ])
           // The organization's entries, and those of the connector apps it published (an app belongs to none).
@@ -49,7 +55,7 @@ export class AuditLogReadRepository extends Effect.Service<AuditLogReadRepositor
               eb.and([
                 eb("auditLog.organizationId", "is", null),
                 eb("auditLog.targetType", "=", "connector_app"),
-                eb("auditLog.targetId", "in", eb.selectFrom("connectorAppPublishers").select("appId").where("organizationId", "=", organizationId))
+                eb("auditLog.targetId", "in", connectorAppsPublishedBy(organizationId))
               ])
             ])
           )

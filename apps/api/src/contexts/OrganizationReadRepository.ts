@@ -1,11 +1,15 @@
-/** The console's organization page as a read model: the organization, its context tree and its record counts. */
+/**
+ * The console's organization page as a read model: the organization, its context tree and its record counts (other
+ * capabilities' records, counted through the owners' fragments: {@link OrganizationRecordCounts}).
+ */
 import { Effect } from "effect"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import { spanned } from "../platform/Spans.js"
 import * as Sql from "../platform/Sql.js"
+import { OrganizationRecordCounts } from "./OrganizationRecordCounts.js"
 
 export class OrganizationReadRepository extends Effect.Service<OrganizationReadRepository>()("@propline/api/contexts/OrganizationReadRepository", {
-  succeed: spanned("OrganizationReadRepository", {
+  effect: Effect.map(OrganizationRecordCounts, (counted) => spanned("OrganizationReadRepository", {
     /** The organization's id, name and country; RecordNotFound when it is gone. */
     organization: (organizationId: string) =>
       Sql.query((db) =>
@@ -31,11 +35,11 @@ export class OrganizationReadRepository extends Effect.Service<OrganizationReadR
     counts: (organizationId: string) =>
       Sql.query((db) =>
         db
-          .selectNoFrom((eb) => [
-            eb.selectFrom("customers").select(eb.fn.countAll<number>().as("n")).where("organizationId", "=", organizationId).as("customers"),
-            eb.selectFrom("contracts").select(eb.fn.countAll<number>().as("n")).where("organizationId", "=", organizationId).as("contracts"),
-            eb.selectFrom("applications").select(eb.fn.countAll<number>().as("n")).where("organizationId", "=", organizationId).as("applications"),
-            eb.selectFrom("operators").select(eb.fn.countAll<number>().as("n")).where("organizationId", "=", organizationId).as("operators")
+          .selectNoFrom([
+            counted.customers(organizationId).as("customers"),
+            counted.contracts(organizationId).as("contracts"),
+            counted.applications(organizationId).as("applications"),
+            counted.operators(organizationId).as("operators")
           ])
           .executeTakeFirstOrThrow()
       ).pipe(
@@ -54,5 +58,5 @@ export class OrganizationReadRepository extends Effect.Service<OrganizationReadR
         : Sql.query((db) =>
             db.selectFrom("operationalContexts").select("id").where("organizationId", "=", organizationId).where("id", "in", ids).execute()
           ).pipe(Effect.map((rows): ReadonlySet<string> => new Set(rows.map((row) => row.id))))
-  })
+  }))
 }) {}

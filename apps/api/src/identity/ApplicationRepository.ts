@@ -1,14 +1,26 @@
 /**
  * SQL of Applications (spec 5.2; decisions 2, 3): the Application with its granted contexts, its secrets (only their
- * SHA-256 digests). The token endpoint's statement is `TokenRateLimitRepository.admitApplication`.
+ * SHA-256 digests). The token endpoint's statement is `TokenRateLimitRepository.admitApplication`. Other
+ * capabilities' read models show or count Applications through {@link applicationNameOf} and {@link applicationCountOf}.
  */
 import type { ApplicationRecord, SecretRecord } from "@propline/identity/Application"
 import type { Role } from "@propline/identity/AccessTokenClaims"
 import type { Database } from "@propline/db/Database"
 import { Effect } from "effect"
-import type { ExpressionBuilder } from "kysely"
+import { type ExpressionBuilder, type RawBuilder, sql } from "kysely"
 import { jsonArrayFrom } from "kysely/helpers/postgres"
 import * as Sql from "../platform/Sql.js"
+
+/**
+ * The name of the Application whose id `column` holds as text (a snake_case `table.column`, such as the audit log's
+ * actor id; null when no Application has it), as a scalar subquery for another capability's read model.
+ */
+export const applicationNameOf = (column: string): RawBuilder<string | null> =>
+  sql`(select name from applications where id::text = ${sql.ref(column)})`
+
+/** How many Applications the organization has, as a scalar subquery (the console's organization page). */
+export const applicationCountOf = (organizationId: string): RawBuilder<number> =>
+  sql`(select count(*) from applications where organization_id = ${organizationId})`
 
 /** The Application's granted context ids, as `contexts` (one round trip with the Application). */
 const applicationContexts = (eb: ExpressionBuilder<Database, "applications">) =>

@@ -20,6 +20,13 @@ export const connectorAppNameOf = (column: string): RawBuilder<string | null> =>
 export const connectorAppSetupUrlOf = (column: string): RawBuilder<string | null> =>
   sql`(select setup_url from connector_apps where id = ${sql.ref(column)})`
 
+/**
+ * The ids of the connector apps the organization published (registered in the console), as a parenthesized subquery
+ * for `in`: the audit log shows those apps' entries to the organization's operators.
+ */
+export const connectorAppsPublishedBy = (organizationId: string): RawBuilder<string> =>
+  sql`(select app_id from connector_app_publishers where organization_id = ${organizationId})`
+
 const keyRow = (appId: string, key: AppKey) => ({
   appId,
   kid: key.kid,

@@ -1,9 +1,15 @@
 /**
  * SQL of customers for other capabilities (tenancy owns the `customers` table): booking's default company
- * registry (`booking/CompanyRegistry.ts`, decisions 7) looks companies up here instead of reading the table.
+ * registry (`booking/CompanyRegistry.ts`, decisions 7) looks companies up here instead of reading the table, and the
+ * console's organization page counts them through {@link customerCountOf}.
  */
 import { Effect } from "effect"
+import { type RawBuilder, sql } from "kysely"
 import * as Sql from "../platform/Sql.js"
+
+/** How many customers the organization has, as a scalar subquery (the console's organization page). */
+export const customerCountOf = (organizationId: string): RawBuilder<number> =>
+  sql`(select count(*) from customers where organization_id = ${organizationId})`
 
 export class CustomerRepository extends Effect.Service<CustomerRepository>()("@propline/api/tenancy/CustomerRepository", {
   succeed: {

@@ -7,8 +7,9 @@
  * - the kernel (`platform/`, the configuration `AppConfig.ts` included) imports no other folder;
  * - a capability imports the kernel and other capabilities, never the console's host (`admin/`), the demo or the
  *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`);
- * - `admin/` imports capabilities for wiring, in `AdminHost.ts`; its other files only read through a capability's
- *   read repository (`*ReadRepository.ts`);
+ * - `admin/` imports capabilities for wiring, in `AdminHost.ts`; its other files only through a capability's
+ *   repositories (`*Repository.ts`, read repositories included: the owner's statements, such as identity's operators
+ *   for the host's sign-in and sessions);
  * - `demo/` may import anything but the hosts; only the hosts import the hosts.
  */
 import { readdirSync, readFileSync } from "node:fs"
@@ -115,7 +116,7 @@ describe("imports between the folders of src/", () => {
       const target = folderOf(to)
       if (target === "host") return source !== "host"
       if (source === "platform") return true
-      if (source === "admin") return !(from.endsWith(`${sep}AdminHost.ts`) || to.endsWith("ReadRepository.ts")) && target !== "platform"
+      if (source === "admin") return !(from.endsWith(`${sep}AdminHost.ts`) || to.endsWith("Repository.ts")) && target !== "platform"
       if ((capabilities as ReadonlyArray<string>).includes(source)) return target === "admin" || target === "demo"
       return false
     })

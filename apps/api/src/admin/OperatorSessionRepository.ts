@@ -1,11 +1,15 @@
-/** SQL of operators, their sessions and the sign-in throttle (`operators`, `operator_sessions`, `operator_sign_in_failures`). */
+/**
+ * SQL of operators' sessions and the sign-in throttle (`operator_sessions`, `operator_sign_in_failures`); the
+ * operators themselves are identity's (`identity/OperatorRepository.ts`), joined through its `activeOperators`.
+ */
 import { Effect } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import { randomUUID } from "node:crypto"
+import { activeOperators } from "../identity/OperatorRepository.js"
 import * as Sql from "../platform/Sql.js"
 import { delaySchedule, FAILURE_MEMORY_SECONDS } from "./SignInThrottle.js"
 
-/** What {@link OperatorRepository} `admitSignIn` answers for one attempt of a pair. */
+/** What {@link OperatorSessionRepository} `admitSignIn` answers for one attempt of a pair. */
 export interface SignInAdmission {
   /** Whether the attempt may check its password; it is already counted as a failure when it may. */
   readonly admitted: boolean
@@ -24,18 +28,10 @@ interface AdmissionRow {
 /** The wait after the n-th failure at index n − 1, as a SQL array literal (whole seconds; our own constants). */
 const schedule = sql.raw(`array[${delaySchedule.join(", ")}]::integer[]`)
 
-export class OperatorRepository extends Effect.Service<OperatorRepository>()("@propline/api/admin/OperatorRepository", {
+export class OperatorSessionRepository extends Effect.Service<OperatorSessionRepository>()(
+  "@propline/api/admin/OperatorSessionRepository",
+  {
   succeed: {
-    /** The operator with this (lower-cased) e-mail address, or undefined. */
-    findByEmail: (email: string) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("operators")
-          .select(["id", "organizationId", "email", "name", "passwordHash", "status"])
-          .where("email", "=", email)
-          .executeTakeFirst()
-      ),
-
     /** A new session row, live until `expiresAt`. */
     insertSession: (row: {
       readonly id: string
@@ -66,7 +62,7 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
       Sql.query((db) =>
         db
           .selectFrom("operatorSessions")
-          .innerJoin("operators", "operators.id", "operatorSessions.operatorId")
+          .innerJoin(activeOperators(db).as("operators"), "operators.id", "operatorSessions.operatorId")
           .select([
             "operatorSessions.id as sessionId",
             "operatorSessions.csrfToken",
@@ -80,7 +76,6 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
           .where("operatorSessions.tokenDigest", "=", tokenDigest)
           .where("operatorSessions.endedAt", "is", null)
           .where("operatorSessions.expiresAt", ">", now)
-          .where("operators.status", "=", "active")
           .executeTakeFirst()
       ),
 
@@ -136,7 +131,7 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
                 blockedUntil: new Date(rows[0].blockedUntil)
               })
         ),
-        Effect.withSpan("OperatorRepository.admitSignIn", { captureStackTrace: false })
+        Effect.withSpan("OperatorSessionRepository.admitSignIn", { captureStackTrace: false })
       ),
 
     /** Forgets the failures of the pair (`email`, `clientAddress`): a successful sign-in. */
@@ -145,4 +140,5 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
         db.deleteFrom("operatorSignInFailures").where("email", "=", email).where("clientAddress", "=", clientAddress).execute()
       )
   }
-}) {}
+  }
+) {}
