@@ -28,9 +28,7 @@ interface AdmissionRow {
 /** The wait after the n-th failure at index n − 1, as a SQL array literal (whole seconds; our own constants). */
 const schedule = sql.raw(`array[${delaySchedule.join(", ")}]::integer[]`)
 
-export class OperatorSessionRepository extends Effect.Service<OperatorSessionRepository>()(
-  "@propline/api/admin/OperatorSessionRepository",
-  {
+export class OperatorSessionRepository extends Effect.Service<OperatorSessionRepository>()("@propline/api/admin/OperatorSessionRepository", {
   succeed: {
     /** A new session row, live until `expiresAt`. */
     insertSession: (row: {
@@ -140,5 +138,4 @@ export class OperatorSessionRepository extends Effect.Service<OperatorSessionRep
         db.deleteFrom("operatorSignInFailures").where("email", "=", email).where("clientAddress", "=", clientAddress).execute()
       )
   }
-  }
-) {}
+}) {}
