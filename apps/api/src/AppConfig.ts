@@ -11,7 +11,7 @@
  * | AUTH_URL      | http://localhost:$AUTH_PORT       | public address of the identity host ({auth_url})     |
  * | ADMIN_PORT    | 5000                              | admin console host listener                          |
  * | ADMIN_URL     | http://localhost:$ADMIN_PORT      | public address of the admin console (cookies, Origin)|
- * | HOSTS         | api,auth,admin                    | which hosts this process runs                        |
+ * | HOSTS         | api,auth,admin,worker             | which hosts this process runs (worker: no listener)  |
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
@@ -28,8 +28,11 @@ import { trustedProxies } from "./platform/ClientAddress.js"
  */
 export const DEFAULT_HOST = "127.0.0.1"
 
-/** The hosts one process can run; all of them by default. */
-export const HOST_NAMES = ["api", "auth", "admin"] as const
+/**
+ * The hosts one process can run; all of them by default. `worker` listens on no port: it publishes the outbox
+ * (`events/EventPublisher.ts`), purges old events and runs the webhook deliveries (`WorkerHost.ts`).
+ */
+export const HOST_NAMES = ["api", "auth", "admin", "worker"] as const
 export type HostName = (typeof HOST_NAMES)[number]
 
 export interface AppConfigShape {
@@ -45,6 +48,8 @@ export interface AppConfigShape {
   readonly runApi: boolean
   readonly runAuth: boolean
   readonly runAdmin: boolean
+  /** Run the worker role (`WorkerHost.ts`): any number of processes may run it against one database. */
+  readonly runWorker: boolean
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   readonly demoData: boolean
@@ -132,6 +137,7 @@ export const make = (input: {
     runApi: hosts.includes("api"),
     runAuth: hosts.includes("auth"),
     runAdmin: hosts.includes("admin"),
+    runWorker: hosts.includes("worker"),
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,

@@ -1,6 +1,7 @@
 /**
  * The three listeners: the identity host on AUTH_PORT, the API host on API_PORT and the admin console on
- * ADMIN_PORT. All run in one process by default; `HOSTS` names the ones to run (`HOSTS=api`, `HOSTS=auth,admin`).
+ * ADMIN_PORT, and the worker (no listener: the events publisher, retention and webhook deliveries, `WorkerHost.ts`).
+ * All run in one process by default; `HOSTS` names the ones to run (`HOSTS=api`, `HOSTS=auth,admin`, `HOSTS=worker`).
  * Each server gets its own Node listener, so no two share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -13,6 +14,7 @@ import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
+import { WorkerHostLive } from "./WorkerHost.js"
 
 /** The database layer for a configuration. */
 export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
@@ -44,6 +46,7 @@ export const HostsLive = Layer.unwrapEffect(
     Layer.mergeAll(
       config.runApi ? ApiHostLive(config) : Layer.empty,
       config.runAuth ? IdentityHostLive(config) : Layer.empty,
+      config.runWorker ? WorkerHostLive : Layer.empty,
       config.runAdmin
         ? // The console's modules (its contract, argon2, the static assets) load only in a process that serves it.
           Layer.unwrapEffect(

@@ -76,7 +76,8 @@ const startLine = (config: AppConfigShape): string => {
   const hosts = [
     config.runAuth ? `auth ${config.authUrl}` : undefined,
     config.runApi ? `api ${config.baseUrl}` : undefined,
-    config.runAdmin ? `admin ${config.adminUrl}` : undefined
+    config.runAdmin ? `admin ${config.adminUrl}` : undefined,
+    config.runWorker ? "worker" : undefined
   ].filter((host) => host !== undefined)
   return `Propline listening on Node.js ${process.version}: ${hosts.join(", ")}`
 }

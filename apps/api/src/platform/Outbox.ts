@@ -1,6 +1,8 @@
 /**
  * The event outbox (decisions 9): every state change's events are written in the transaction of the change, so
- * an event exists exactly when its change committed. A relay delivers them later (at-least-once, unordered).
+ * an event exists exactly when its change committed. The worker's publisher (`events/EventPublisher.ts`) publishes
+ * them moments later and hands them to webhooks (at-least-once, unordered); nothing else is done in the change's
+ * transaction.
  */
 import { Effect } from "effect"
 import { sql } from "kysely"
@@ -26,12 +28,12 @@ export const append = (events: ReadonlyArray<OutboxEvent>) =>
     ? Effect.void
     : Sql.rows(
         sql`
-          insert into events (id, organization_id, type, payload, occurred_at, delivered_at)
+          insert into events (id, organization_id, type, payload, occurred_at)
           values ${sql.join(
             events.map(
               (event) =>
                 sql`(${randomUUID()}, ${event.organizationId}, ${event._tag},
-                     ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at}, null)`
+                     ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at})`
             )
           )}`
       ).pipe(Effect.asVoid)

@@ -23,6 +23,7 @@ describe("AppConfig.fromEnv", () => {
         runApi: true,
         runAuth: true,
         runAdmin: true,
+        runWorker: true,
         databaseUrl: undefined,
         dataDir: ".data",
         demoData: true,
@@ -45,7 +46,8 @@ describe("AppConfig.fromEnv", () => {
       expect(yield* read({ HOSTS: "auth" })).toMatchObject({ runApi: false, runAuth: true, runAdmin: false })
       expect(yield* read({ HOSTS: "api" })).toMatchObject({ runApi: true, runAuth: false, runAdmin: false })
       expect(yield* read({ HOSTS: "api,auth" })).toMatchObject({ runApi: true, runAuth: true, runAdmin: false })
-      expect(yield* read({ HOSTS: "admin" })).toMatchObject({ runApi: false, runAuth: false, runAdmin: true })
+      expect(yield* read({ HOSTS: "admin" })).toMatchObject({ runApi: false, runAuth: false, runAdmin: true, runWorker: false })
+      expect(yield* read({ HOSTS: "worker" })).toMatchObject({ runApi: false, runAuth: false, runAdmin: false, runWorker: true })
     })
   )
 

@@ -6,7 +6,7 @@
  * - no cycle between folders, of any length;
  * - the kernel (`platform/`, with `AppConfig.ts`, the configuration it reads) imports no other folder;
  * - a capability imports the kernel and other capabilities, never the console's host (`admin/`), the demo or the
- *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`);
+ *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`, `WorkerHost.ts`);
  * - `admin/` imports capabilities for wiring, in `AdminHost.ts`; its other files only read through a capability's
  *   read repository (`*ReadRepository.ts`);
  * - `demo/` may import anything but the hosts; only the hosts import the hosts.
@@ -23,13 +23,14 @@ const capabilities = [
   "billing",
   "booking",
   "contexts",
+  "events",
   "identity",
   "integrations",
   "signing",
   "storage",
   "tenancy"
 ] as const
-const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts"]
+const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts", "WorkerHost.ts"]
 
 /** The folder (node of the graph) a file of `src/` belongs to: its top folder; `AppConfig.ts` is the kernel's. */
 const folderOf = (file: string): string => {

@@ -20,5 +20,12 @@ export interface EventTable {
   readonly type: string
   readonly payload: Record<string, unknown>
   readonly occurredAt: Date
-  deliveredAt: Date | null
+  /** When the worker published it (its envelope rendered); null while it waits in the outbox. */
+  publishedAt: Date | null
+  /** The operational context of the event's resource; null for one of no context (an installation's). */
+  operationalContextId: string | null
+  /** The installation an `integrations.*` event belongs to; null otherwise. */
+  installationId: string | null
+  /** The JSON body the events feed serves and webhooks deliver; set when published. */
+  envelope: Record<string, unknown> | null
 }

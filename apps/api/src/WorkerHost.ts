@@ -1,0 +1,20 @@
+/**
+ * The worker role (`HOSTS=worker`; in the default set, so `pnpm start` runs it beside the listeners): background
+ * loops that any number of processes run against one database, each claiming its work with `for update skip
+ * locked`, so a deployment runs it on the HTTP hosts or apart from them, on as many instances as it likes. It
+ * listens on no port.
+ *
+ * Its loops:
+ * - the events publisher and the 30-day retention purge (`events/EventWorker.ts`);
+ * - the webhook deliveries: the webhooks capability adds its loop to {@link workerLoops} and provides its
+ *   `EventFanout` in place of {@link EventFanoutNone} below (one delivery job per event and endpoint, made in the
+ *   publisher's transaction).
+ */
+import { Layer } from "effect"
+import { EventFanoutNone } from "./events/EventFanout.js"
+
+/** The worker's loops (each a scoped layer that forks its fiber and stops with the scope). */
+const workerLoops = Layer.mergeAll(Layer.empty)
+
+/** The worker role: its loops, with what they fan published events out to. */
+export const WorkerHostLive = workerLoops.pipe(Layer.provide(EventFanoutNone))
