@@ -35,6 +35,9 @@ export const WebhookWorkerRoleLive = Layer.merge(WebhookFanoutLive, WebhookWorke
   Layer.provide(Repositories)
 )
 
+/** The fan-out alone, without a delivery loop (an instance that only publishes; tests). Needs the queue. */
+export const WebhookFanoutOnlyLive = WebhookFanoutLive.pipe(Layer.provide(Repositories))
+
 /** The console's webhooks services (operator service, read model). Needs the queue. */
 export const WebhookOperatorLive = WebhookOperatorService.Default.pipe(
   Layer.provide(Layer.mergeAll(WebhookEndpointRepository.Default, WebhookDeliveryRepository.Default))
