@@ -11,10 +11,10 @@
  *   publisher's transaction).
  */
 import { Layer } from "effect"
-import { EventFanoutNone } from "./events/EventFanout.js"
+import { WebhookQueueLive, WebhookWorkerRoleLive } from "./webhooks/WebhooksLive.js"
 
 /** The worker's loops (each a scoped layer that forks its fiber and stops with the scope). */
 const workerLoops = Layer.mergeAll(Layer.empty)
 
 /** The worker role: its loops, with what they fan published events out to. */
-export const WorkerHostLive = workerLoops.pipe(Layer.provide(EventFanoutNone))
+export const WorkerHostLive = workerLoops.pipe(Layer.provideMerge(WebhookWorkerRoleLive), Layer.provide(WebhookQueueLive))

@@ -45,6 +45,9 @@ import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
+import { WebhookAdminHandlers } from "../webhooks/WebhookAdminHandlers.js"
+import { WebhookReadRepository } from "../webhooks/WebhookReadRepository.js"
+import { WebhookOperatorLive, WebhookQueueLive } from "../webhooks/WebhooksLive.js"
 import { staticAssets } from "./StaticAssets.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
@@ -59,7 +62,8 @@ const AdminGroups = Layer.mergeAll(
   AuditLogAdminHandlers,
   BillingAdminHandlers,
   BookingAdminHandlers,
-  SigningAdminHandlers
+  SigningAdminHandlers,
+  WebhookAdminHandlers
 )
 
 /** The services the console's handlers call; a capability's operator service is added here. */
@@ -78,7 +82,9 @@ const AdminServices = Layer.mergeAll(
   InstallationServiceLive,
   IntegrationOperatorService.Default,
   SigningOperatorService.Default,
-  BillingOperatorService.Default
+  BillingOperatorService.Default,
+  WebhookReadRepository.Default,
+  WebhookOperatorLive.pipe(Layer.provide(WebhookQueueLive))
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

@@ -129,7 +129,7 @@ export class WebhookOperatorService extends Effect.Service<WebhookOperatorServic
               issues.push({ path: "/connectorAppId", message: "has a webhook already: change that one" })
             }
             const refused = endpointInvalid(issues)
-            if (refused !== undefined) return yield* refused
+            if (refused !== undefined) return yield* Effect.fail(refused)
             const at = yield* Sql.now
             const id = randomUUID()
             const secret = newSecret()
@@ -173,7 +173,7 @@ export class WebhookOperatorService extends Effect.Service<WebhookOperatorServic
           Effect.gen(function* () {
             const endpoint = yield* lock(organizationId, endpointId)
             const refused = endpointInvalid(check(input, knownTypes, endpoint.appId !== null))
-            if (refused !== undefined) return yield* refused
+            if (refused !== undefined) return yield* Effect.fail(refused)
             const at = yield* Sql.now
             const next: EndpointRow = {
               ...endpoint,

@@ -25,6 +25,9 @@ export interface DeliveryFilter {
 
 const isUuid = Schema.is(Schema.UUID)
 
+/** A filter's id as a UUID; text that is none matches nothing (the nil UUID names no row). */
+const uuidOrNone = (text: string): string => (isUuid(text) ? text : "00000000-0000-0000-0000-000000000000")
+
 const endpointColumns = [
   "webhookEndpoints.id",
   "webhookEndpoints.url",
@@ -91,22 +94,20 @@ export class WebhookReadRepository extends Effect.Service<WebhookReadRepository>
 
     /** A page of the deliveries to the organization's endpoints, newest first. */
     deliveries: (organizationId: string, filter: DeliveryFilter, after: CursorPage.Position | undefined, limit: number) =>
-      (filter.endpointId !== undefined && !isUuid(filter.endpointId)) || (filter.eventId !== undefined && !isUuid(filter.eventId))
-        ? Effect.succeed(CursorPage.page("admin-webhook-deliveries", [], limit))
-        : Sql.query((db) => {
-            let query = db
-              .selectFrom("webhookDeliveries as d")
-              .innerJoin("webhookEndpoints as e", "e.id", "d.endpointId")
-              .select(deliveryColumns)
-              .select(CursorPage.sortKey("d.createdAt").as("cursorAt"))
-              .where("e.organizationId", "=", organizationId)
-            if (after !== undefined) query = query.where(CursorPage.before("d.createdAt", "d.id", after))
-            if (filter.endpointId !== undefined) query = query.where("d.endpointId", "=", filter.endpointId)
-            if (filter.eventId !== undefined) query = query.where("d.eventId", "=", filter.eventId)
-            if (filter.eventType !== undefined) query = query.where("d.eventType", "=", filter.eventType)
-            if (filter.status !== undefined) query = query.where("d.status", "=", filter.status)
-            return query.orderBy("d.createdAt", "desc").orderBy("d.id", "desc").limit(limit + 1).execute()
-          }).pipe(Effect.map((rows) => CursorPage.page("admin-webhook-deliveries", keyed(rows), limit))),
+      Sql.query((db) => {
+        let query = db
+          .selectFrom("webhookDeliveries as d")
+          .innerJoin("webhookEndpoints as e", "e.id", "d.endpointId")
+          .select(deliveryColumns)
+          .select(CursorPage.sortKey("d.createdAt").as("cursorAt"))
+          .where("e.organizationId", "=", organizationId)
+        if (after !== undefined) query = query.where(CursorPage.before("d.createdAt", "d.id", after))
+        if (filter.endpointId !== undefined) query = query.where("d.endpointId", "=", uuidOrNone(filter.endpointId))
+        if (filter.eventId !== undefined) query = query.where("d.eventId", "=", uuidOrNone(filter.eventId))
+        if (filter.eventType !== undefined) query = query.where("d.eventType", "=", filter.eventType)
+        if (filter.status !== undefined) query = query.where("d.status", "=", filter.status)
+        return query.orderBy("d.createdAt", "desc").orderBy("d.id", "desc").limit(limit + 1).execute()
+      }).pipe(Effect.map((rows) => CursorPage.page("admin-webhook-deliveries", keyed(rows), limit))),
 
     /** A delivery to one of the organization's endpoints with its attempts (in order) and body; RecordNotFound otherwise. */
     delivery: (organizationId: string, deliveryId: string) =>

@@ -4,7 +4,9 @@
  * number of processes run it against one database. Stops with its scope: pg-boss stops fetching and waits for the
  * attempts in flight.
  */
+import type * as Db from "@propline/db/Db"
 import { Effect, Layer, Runtime } from "effect"
+import type { KeyEncryption } from "../platform/KeyEncryption.js"
 import { WebhookDeliveryService } from "./WebhookDeliveryService.js"
 import { type DeliveryJob, QUEUE, WebhookJobRepository } from "./WebhookJobRepository.js"
 import { WebhookSettings } from "./WebhookSettings.js"
@@ -14,7 +16,7 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     const { boss } = yield* WebhookJobRepository
     const settings = yield* WebhookSettings
     const service = yield* WebhookDeliveryService
-    const run = Runtime.runPromise(yield* Effect.runtime<never>())
+    const run = Runtime.runPromise(yield* Effect.runtime<Db.Db | KeyEncryption>())
     const workerId = yield* Effect.promise(() =>
       boss.work<DeliveryJob>(
         QUEUE,
