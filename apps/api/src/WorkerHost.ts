@@ -15,11 +15,11 @@ import { InvoiceRepository } from "./billing/InvoiceRepository.js"
 import { ProposalRepository } from "./billing/ProposalRepository.js"
 import { WithdrawalRepository } from "./billing/WithdrawalRepository.js"
 import { BookingRequestRepository } from "./booking/BookingRequestRepository.js"
-import { EventFanoutNone } from "./events/EventFanout.js"
 import { EventRepository } from "./events/EventRepository.js"
 import { EventWorkerLive } from "./events/EventWorker.js"
 import { IntegrationConfigurationRepository } from "./integrations/IntegrationConfigurationRepository.js"
 import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
+import { WebhookQueueLive, WebhookWorkerRoleLive } from "./webhooks/WebhooksLive.js"
 
 /** What the publisher reads: its own table and each event's resource through its owner's repository. */
 const PublisherReadsLive = Layer.mergeAll(
@@ -36,4 +36,4 @@ const PublisherReadsLive = Layer.mergeAll(
 const workerLoops = Layer.mergeAll(EventWorkerLive.pipe(Layer.provide(PublisherReadsLive)))
 
 /** The worker role: its loops, with what they fan published events out to. */
-export const WorkerHostLive = workerLoops.pipe(Layer.provide(EventFanoutNone))
+export const WorkerHostLive = workerLoops.pipe(Layer.provideMerge(WebhookWorkerRoleLive), Layer.provide(WebhookQueueLive))

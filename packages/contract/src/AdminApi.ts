@@ -22,6 +22,7 @@ import { IntegrationConfigurationsGroup } from "./IntegrationsAdmin.js"
 import { OrganizationGroup } from "./OrganizationAdmin.js"
 import { SessionGroup, SignInGroup } from "./AdminSession.js"
 import { SigningGroup } from "./SigningAdmin.js"
+import { WebhooksGroup } from "./WebhooksAdmin.js"
 
 export class AdminApi extends HttpApi.make("AdminApi")
   .add(SignInGroup)
@@ -35,6 +36,7 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(BillingGroup)
   .add(BookingGroup)
   .add(SigningGroup)
+  .add(WebhooksGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)

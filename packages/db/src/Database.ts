@@ -51,6 +51,7 @@ import type {
   SigningSignerTable,
   UrlSigningKeyTable
 } from "./schema/Signing.js"
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "./schema/Webhooks.js"
 
 export type * from "./schema/Audit.js"
 export type * from "./schema/Billing.js"
@@ -61,6 +62,7 @@ export type * from "./schema/Integrations.js"
 export type * from "./schema/Operators.js"
 export type * from "./schema/Organizations.js"
 export type * from "./schema/Signing.js"
+export type * from "./schema/Webhooks.js"
 
 export interface Database {
   organizations: OrganizationTable
@@ -110,4 +112,7 @@ export interface Database {
   integrationConfigurations: IntegrationConfigurationTable
   integrationConfigurationContexts: IntegrationConfigurationContextTable
   integrationConnectionReferences: IntegrationConnectionReferenceTable
+  webhookEndpoints: WebhookEndpointTable
+  webhookDeliveries: WebhookDeliveryTable
+  webhookAttempts: WebhookAttemptTable
 }

@@ -7,6 +7,7 @@ import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist"
 import {
   CamelCasePlugin,
+  CompiledQuery,
   type ControlledTransaction,
   Kysely,
   PostgresDialect,
@@ -53,6 +54,35 @@ const toSqlError = (cause: unknown): SqlError => {
 export interface DbService {
   readonly kysely: Kysely<Database>
   readonly dialect: DbConfig["_tag"]
+}
+
+/** The embedded PGlite behind a kysely instance made by {@link makeKysely}, for {@link scriptRunner}. */
+const embedded = new WeakMap<Kysely<Database>, PGlite>()
+
+/**
+ * A runner of statements for a library that brings its own SQL (the pg-boss job queue, issue 22), outside any
+ * transaction: one statement with parameters, or a script of several statements without any (PGlite runs such a
+ * script through `exec`, as PostgreSQL's simple protocol does). On PGlite each call waits for kysely's one
+ * connection, so it never runs inside another fiber's open transaction; a failed script's open transaction is
+ * rolled back, as a pooled connection would be dropped. Resolves to the rows (of every statement of a script).
+ */
+export const scriptRunner = (service: DbService) => {
+  const pglite = embedded.get(service.kysely)
+  const plain = service.kysely.withoutPlugins()
+  return (text: string, values?: ReadonlyArray<unknown>): Promise<{ rows: Array<unknown> }> =>
+    plain.connection().execute(async (connection) => {
+      if (pglite === undefined || (values !== undefined && values.length > 0)) {
+        const result = await connection.executeQuery(CompiledQuery.raw(text, [...(values ?? [])]))
+        return { rows: [...result.rows] }
+      }
+      try {
+        const results = await pglite.exec(text)
+        return { rows: results.flatMap((result) => result.rows) }
+      } catch (error) {
+        await pglite.exec("rollback").catch(() => undefined)
+        throw error
+      }
+    })
 }
 
 /** The database service. Use {@link query} and {@link transaction} rather than `kysely` directly. */
@@ -188,7 +218,9 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     extensions: { btree_gist },
     parsers: { [pgliteTypes.INT8]: int8, [pgliteTypes.DATE]: asText }
   })
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] })
+  const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] })
+  embedded.set(kysely, pglite)
+  return kysely
 }
 
 /** A scoped layer: opens the database, brings the schema up to date, closes it when the scope ends. */

@@ -16,6 +16,7 @@ import * as integrations from "./migrations/20261124_0200_integrations.js"
 import * as adminSignInPairs from "./migrations/20261126_0600_admin_sign_in_pairs.js"
 import * as keysSealedAtRest from "./migrations/20261126_0700_keys_sealed_at_rest.js"
 import * as eventsPublished from "./migrations/20261127_0200_events_published.js"
+import * as webhooks from "./migrations/20261127_0300_webhooks.js"
 
 /** Every migration by name, in order (tests migrate to one of them). */
 export const migrations: Record<string, Migration> = {
@@ -30,7 +31,8 @@ export const migrations: Record<string, Migration> = {
   "20261124_0200_integrations": integrations,
   "20261126_0600_admin_sign_in_pairs": adminSignInPairs,
   "20261126_0700_keys_sealed_at_rest": keysSealedAtRest,
-  "20261127_0200_events_published": eventsPublished
+  "20261127_0200_events_published": eventsPublished,
+  "20261127_0300_webhooks": webhooks
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,11 +1,12 @@
 /**
  * The files the started product writes for the example scripts (DATA_DIR defaulting to `.data`): the demo
- * Application's credentials and the demo connector's. Each exits with a hint when its file can't be read.
+ * Application's credentials, the demo connector's and the demo operator's sign-in. Each exits with a hint when its file can't be read.
  */
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import type { DemoCredentials } from "./ConnectorFlow.js"
 import type { ConnectorCredentials } from "./InstallationAssertion.js"
+import type { DemoOperator } from "./WebhookSubscription.js"
 
 /** A JSON file the started product wrote, named by `variable` or found in DATA_DIR; exits with a hint otherwise. */
 const readProductFile = <A>(variable: string, name: string): { readonly file: string; readonly content: A } => {
@@ -27,3 +28,6 @@ export const readDemoConnector = (): { readonly file: string; readonly connector
   const { file, content } = readProductFile<ConnectorCredentials>("DEMO_CONNECTOR", "demo-connector.json")
   return { file, connector: content }
 }
+
+/** The demo operator's sign-in to the admin console: DEMO_OPERATOR, else DATA_DIR/demo-operator.json. */
+export const readDemoOperator = (): DemoOperator => readProductFile<DemoOperator>("DEMO_OPERATOR", "demo-operator.json").content

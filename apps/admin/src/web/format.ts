@@ -17,5 +17,10 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium",
 
 export const dateTime = (value: Date | null | undefined): string => (value == null ? "—" : dateTimeFormat.format(value))
 
+const secondsFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" })
+
+/** A time to the second (the attempts of a delivery, seconds apart). */
+export const dateTimeSeconds = (value: Date | null | undefined): string => (value == null ? "—" : secondsFormat.format(value))
+
 /** Basis points as a percentage: 2500 → "25 %". */
 export const percent = (basisPoints: number): string => `${basisPoints / 100} %`

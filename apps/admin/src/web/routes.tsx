@@ -13,6 +13,7 @@ import { ConnectorAppPage, ConnectorAppsPage, NewConnectorAppPage } from "./page
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { IntegrationConfigurationPage, IntegrationConfigurationsPage, NewIntegrationConfigurationPage } from "./pages/IntegrationConfigurations.js"
 import { OrganizationPage } from "./pages/Organization.js"
+import { NewWebhookEndpointPage, WebhookDeliveriesPage, WebhookDeliveryPage, WebhookEndpointPage, WebhookEndpointsPage } from "./pages/Webhooks.js"
 
 export interface Route {
   readonly pattern: string
@@ -35,6 +36,11 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/integration-configurations", render: () => <IntegrationConfigurationsPage /> },
   { pattern: "/integration-configurations/new", render: () => <NewIntegrationConfigurationPage /> },
   { pattern: "/integration-configurations/:id", render: (p) => <IntegrationConfigurationPage id={p["id"]!} /> },
+  { pattern: "/webhooks", render: () => <WebhookEndpointsPage /> },
+  { pattern: "/webhooks/new", render: () => <NewWebhookEndpointPage /> },
+  { pattern: "/webhooks/deliveries", render: () => <WebhookDeliveriesPage /> },
+  { pattern: "/webhooks/deliveries/:id", render: (p) => <WebhookDeliveryPage id={p["id"]!} /> },
+  { pattern: "/webhooks/:id", render: (p) => <WebhookEndpointPage id={p["id"]!} /> },
   { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
@@ -91,7 +97,9 @@ export const navigation: ReadonlyArray<NavigationSection> = [
     links: [
       ["/applications", "Applications"],
       ["/connector-apps", "Connector apps"],
-      ["/integration-configurations", "Integration configurations"]
+      ["/integration-configurations", "Integration configurations"],
+      ["/webhooks", "Webhooks"],
+      ["/webhooks/deliveries", "Webhook deliveries"]
     ]
   },
   { title: "Oversight", links: [["/audit-log", "Audit log"]] }

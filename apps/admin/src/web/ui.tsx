@@ -1,5 +1,5 @@
 /** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
-import { type FormEvent, type ReactNode, useId, useState } from "react"
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
@@ -90,6 +90,90 @@ export const useCopy = (text: string) => {
     </p>
   )
   return { copy, status }
+}
+
+/**
+ * A secret shown once (an Application's client secret, a webhook's signing secret): `children` say what it is for,
+ * then the value in a read-only input labelled with its last four characters and a button that copies it. The
+ * console keeps it nowhere.
+ */
+export const SecretOnce = (props: {
+  readonly heading: string
+  readonly secret: string
+  readonly lastFour: string
+  readonly children: ReactNode
+}) => {
+  const id = useId()
+  const copying = useCopy(props.secret)
+  return (
+    <section className="secret-once" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{props.heading}</h2>
+      {props.children}
+      <div className="secret-value">
+        <label htmlFor={`${id}-value`}>Secret ending in {props.lastFour}</label>
+        <input id={`${id}-value`} readOnly value={props.secret} onFocus={(event) => event.target.select()} />
+        <button type="button" onClick={copying.copy}>
+          Copy secret
+        </button>
+      </div>
+      {copying.status}
+    </section>
+  )
+}
+
+/**
+ * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it shows
+ * `question` with the confirming button (`confirm`) and "Cancel", focus on "Cancel"; cancelling hides them and
+ * gives focus back to the button.
+ */
+export const ConfirmButton = (props: {
+  readonly label: ReactNode
+  readonly question: ReactNode
+  readonly confirm: string
+  readonly onConfirm: () => unknown
+  readonly disabled?: boolean
+  readonly danger?: boolean
+}) => {
+  const id = useId()
+  const [asking, setAsking] = useState(false)
+  const cancel = useRef<HTMLButtonElement>(null)
+  const opener = useRef<HTMLButtonElement>(null)
+  const wasAsking = useRef(false)
+  useEffect(() => {
+    if (asking) cancel.current?.focus()
+    else if (wasAsking.current) opener.current?.focus()
+    wasAsking.current = asking
+  }, [asking])
+  const className = props.danger === true ? "danger" : undefined
+  if (!asking) {
+    return (
+      <button ref={opener} type="button" className={className} onClick={() => setAsking(true)} disabled={props.disabled}>
+        {props.label}
+      </button>
+    )
+  }
+  return (
+    <div className="confirm" role="group" aria-labelledby={`${id}-question`}>
+      <p id={`${id}-question`}>{props.question}</p>
+      <div className="actions">
+        <button
+          type="button"
+          className={className}
+          disabled={props.disabled}
+          onClick={() => {
+            wasAsking.current = false
+            setAsking(false)
+            void props.onConfirm()
+          }}
+        >
+          {props.confirm}
+        </button>
+        <button ref={cancel} type="button" className="secondary" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  )
 }
 
 /** Loading, failure or the content. */

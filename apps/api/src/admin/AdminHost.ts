@@ -50,6 +50,9 @@ import { contractCountOf } from "../tenancy/ContractRepository.js"
 import { customerCountOf } from "../tenancy/CustomerRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
+import { WebhookAdminHandlers } from "../webhooks/WebhookAdminHandlers.js"
+import { WebhookReadRepository } from "../webhooks/WebhookReadRepository.js"
+import { WebhookOperatorLive, WebhookQueueLive } from "../webhooks/WebhooksLive.js"
 import { staticAssets } from "./StaticAssets.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
@@ -64,7 +67,8 @@ const AdminGroups = Layer.mergeAll(
   AuditLogAdminHandlers,
   BillingAdminHandlers,
   BookingAdminHandlers,
-  SigningAdminHandlers
+  SigningAdminHandlers,
+  WebhookAdminHandlers
 )
 
 /** The organization page's counts, each written by its table's owner (contexts' port). */
@@ -91,7 +95,9 @@ const AdminServices = Layer.mergeAll(
   InstallationServiceLive,
   IntegrationOperatorService.Default,
   SigningOperatorService.Default,
-  BillingOperatorService.Default
+  BillingOperatorService.Default,
+  WebhookReadRepository.Default,
+  WebhookOperatorLive.pipe(Layer.provide(WebhookQueueLive))
 )
 
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */

@@ -29,7 +29,8 @@ const capabilities = [
   "integrations",
   "signing",
   "storage",
-  "tenancy"
+  "tenancy",
+  "webhooks"
 ] as const
 const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts", "WorkerHost.ts"]
 

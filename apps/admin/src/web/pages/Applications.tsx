@@ -9,7 +9,7 @@ import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
-import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useCopy } from "../ui.js"
+import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, SecretOnce, Status, Table } from "../ui.js"
 
 const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
   ["billing", "Billing — invoices, proposals and payments"],
@@ -55,27 +55,15 @@ export const ApplicationsPage = () => (
   />
 )
 
-/** A secret shown once: the value, a copy button, and what to do with it. */
-const SecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly secret: IssuedSecret }) => {
-  const copying = useCopy(secret.secret)
-  return (
-    <section className="secret-once" aria-labelledby="secret-heading">
-      <h2 id="secret-heading">Client secret</h2>
-      <p>
-        Copy the secret now: it is shown only this once. The Application authenticates with its client_id{" "}
-        <code>{clientId}</code> and this secret.
-      </p>
-      <div className="secret-value">
-        <label htmlFor="new-secret">Secret ending in {secret.lastFour}</label>
-        <input id="new-secret" readOnly value={secret.secret} onFocus={(event) => event.target.select()} />
-        <button type="button" onClick={copying.copy}>
-          Copy secret
-        </button>
-      </div>
-      {copying.status}
-    </section>
-  )
-}
+/** A client secret shown once, with the client_id it goes with. */
+const ClientSecretOnce = ({ clientId, secret }: { readonly clientId: string; readonly secret: IssuedSecret }) => (
+  <SecretOnce heading="Client secret" secret={secret.secret} lastFour={secret.lastFour}>
+    <p>
+      Copy the secret now: it is shown only this once. The Application authenticates with its client_id <code>{clientId}</code> and
+      this secret.
+    </p>
+  </SecretOnce>
+)
 
 /** The contexts depth-first, each with its depth: the order and indentation of the tree. */
 const depthFirst = (contexts: ReadonlyArray<ContextNode>): ReadonlyArray<readonly [ContextNode, number]> => {
@@ -179,7 +167,7 @@ export const NewApplicationPage = () => {
     return (
       <>
         <PageHeader title={`Application ${created.application.application.name} created`} />
-        <SecretOnce clientId={created.application.application.clientId} secret={created.secret} />
+        <ClientSecretOnce clientId={created.application.application.clientId} secret={created.secret} />
         <p>
           <Link className="button" href={`/applications/${created.application.application.id}`}>
             Go to the Application
@@ -295,7 +283,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
               ]}
             />
             <GrantForm key={`${application.roles.join()} ${contextIds.join()}`} detail={detail} onDone={reload} />
-            {issued === undefined ? null : <SecretOnce clientId={application.clientId} secret={issued} />}
+            {issued === undefined ? null : <ClientSecretOnce clientId={application.clientId} secret={issued} />}
             <section aria-labelledby="secrets-heading">
               <div className="section-header">
                 <h2 id="secrets-heading">Secrets</h2>

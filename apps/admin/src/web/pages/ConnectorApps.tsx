@@ -12,6 +12,7 @@ import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, ListPage, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
 import { GrantFields, useGrant } from "./Applications.js"
+import { AppWebhookSection } from "./Webhooks.js"
 
 const choice = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
   values.find((candidate) => candidate === value)
@@ -302,6 +303,7 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
               {app.publishedByYou ? <AddKeyForm appId={app.id} onDone={reload} /> : null}
             </section>
             <InstallationSection detail={detail} reload={reload} />
+            <AppWebhookSection appId={app.id} publishedByYou={app.publishedByYou} />
             <p>
               <Link href={`/audit-log?targetId=${encodeURIComponent(app.id)}`}>Changes to this app in the audit log</Link>
             </p>
