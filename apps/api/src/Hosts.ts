@@ -13,6 +13,8 @@ import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
+import { SigningKeys } from "./identity/SigningKeys.js"
+import { databaseCheck, healthRoutes, migrationsCheck, Readiness } from "./platform/Health.js"
 
 /** The database layer for a configuration. */
 export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
@@ -26,7 +28,7 @@ const listen = (config: AppConfigShape, port: number) => NodeHttpServer.layer(cr
 
 /** The API host on `config.apiPort`. */
 export const ApiHostLive = (config: AppConfigShape) =>
-  HttpApiBuilder.serve(apiHostMiddleware).pipe(
+  HttpApiBuilder.serve((app) => healthRoutes(apiHostMiddleware(app))).pipe(
     Layer.provide(DocsLive),
     Layer.provide(FileRoutesLive),
     Layer.provide(ApiLive),
@@ -36,9 +38,27 @@ export const ApiHostLive = (config: AppConfigShape) =>
 
 /** The identity host on `config.authPort`. */
 export const IdentityHostLive = (config: AppConfigShape) =>
-  HttpServer.serve(IdentityHttpApp).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
+  HttpServer.serve(healthRoutes(IdentityHttpApp)).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
 
-/** The hosts the configuration asks for, with the services they share (signing keys, token verification). */
+/**
+ * `/readyz`'s checks: the database answers, its schema is current, and the active signing key loads (the identity
+ * host signs with it, the API host verifies with the keys read beside it).
+ */
+export const ReadinessLive = Readiness.layer(
+  Effect.gen(function* () {
+    const keys = yield* SigningKeys
+    const signingKey = {
+      name: "signingKey",
+      check: keys.current.pipe(Effect.asVoid, Effect.catchAllCause(() => Effect.fail("not loaded")))
+    }
+    return [yield* databaseCheck, yield* migrationsCheck, signingKey]
+  })
+)
+
+/**
+ * The hosts the configuration asks for, with the services they share (signing keys, token verification), and the
+ * process's {@link Readiness} (its draining flag is what a shutdown sets first).
+ */
 export const HostsLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Layer.mergeAll(
@@ -52,4 +72,4 @@ export const HostsLive = Layer.unwrapEffect(
         : Layer.empty
     )
   )
-).pipe(Layer.provide(IdentityLive))
+).pipe(Layer.provideMerge(ReadinessLive), Layer.provide(IdentityLive))

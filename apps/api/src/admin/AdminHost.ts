@@ -25,6 +25,7 @@ import { InstallationServiceLive } from "../integrations/InstallationRemovalLive
 import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
+import { healthRoutes } from "../platform/Health.js"
 import { requestId } from "../platform/RequestId.js"
 import { ApplicationAdminHandlers } from "../identity/ApplicationAdminHandlers.js"
 import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
@@ -122,7 +123,7 @@ const route = <R>(api: HttpApp.Default<never, R>) =>
 
 /** The admin host on `config.adminPort`. */
 export const AdminHostLive = (config: AppConfigShape) =>
-  Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), requestId))).pipe(
+  Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), (app) => healthRoutes(requestId(app))))).pipe(
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: config.host })),
     Layer.provide(AdminServices)

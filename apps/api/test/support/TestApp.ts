@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as AppConfig from "../../src/AppConfig.js"
 import { HostsLive } from "../../src/Hosts.js"
+import type { Readiness } from "../../src/platform/Health.js"
 import type { KeyEncryption } from "../../src/platform/KeyEncryption.js"
 import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
 import * as StorageConfig from "../../src/storage/StorageConfig.js"
@@ -39,11 +40,11 @@ export interface TestApp {
   readonly authUrl: string
   readonly adminUrl: string
   /**
-   * Runs an effect inside the product: with its database, document storage, URL signer, configuration and
-   * key-encryption keys.
+   * Runs an effect inside the product: with its database, document storage, URL signer, configuration,
+   * key-encryption keys and readiness.
    */
   readonly run: <A, E>(
-    effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig | KeyEncryption>
+    effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig | KeyEncryption | Readiness>
   ) => Promise<A>
   readonly dispose: () => Promise<void>
 }
