@@ -14,6 +14,7 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Effect, Layer } from "effect"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
+import * as Logging from "./platform/Logging.js"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
@@ -87,7 +88,7 @@ const program = Effect.gen(function* () {
   // The HTTP platform's tracer middleware still parses each request's URL and redacts its headers into span
   // attributes with the tracer off; it is skipped for every request while spans are off (below).
   yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
-  yield* Effect.sync(() => console.log(startLine(config)))
+  yield* Effect.logInfo(startLine(config))
   if (seeded !== undefined) {
     const banner = [
       printDemoBanner(seeded.credentials),
@@ -109,5 +110,8 @@ program.pipe(
   // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see
   // docs/performance.md). A deployment that adds an OpenTelemetry tracer layer turns them back on here.
   Effect.provide(Layer.setTracerEnabled(false)),
-  NodeRuntime.runMain
+  // JSON lines or pretty ones, LOG_LEVEL (platform/Logging); outermost, so every fiber of the process uses it.
+  Effect.provide(Logging.fromEnv),
+  // Our logger replaces the pretty one runMain would install.
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )
