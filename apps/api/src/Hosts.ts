@@ -5,16 +5,15 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 import { SigningKeys } from "./identity/SigningKeys.js"
 import { databaseCheck, healthRoutes, migrationsCheck, Readiness } from "./platform/Health.js"
+import { Shutdown } from "./platform/Shutdown.js"
 
 /** The database layer for a configuration. */
 export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
@@ -24,7 +23,7 @@ export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
 
 export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) => Db.layer(databaseConfig(config))))
 
-const listen = (config: AppConfigShape, port: number) => NodeHttpServer.layer(createServer, { port, host: config.host })
+const listen = (config: AppConfigShape, port: number) => Shutdown.listener(port, config.host)
 
 /** The API host on `config.apiPort`. */
 export const ApiHostLive = (config: AppConfigShape) =>
@@ -56,8 +55,9 @@ export const ReadinessLive = Readiness.layer(
 )
 
 /**
- * The hosts the configuration asks for, with the services they share (signing keys, token verification), and the
- * process's {@link Readiness} (its draining flag is what a shutdown sets first).
+ * The hosts the configuration asks for, with the services they share (signing keys, token verification), the
+ * process's {@link Readiness} and its {@link Shutdown} (whose `drain` `main.ts` runs first on SIGTERM; a worker host
+ * registers its in-flight deliveries with `Shutdown.onDrain`).
  */
 export const HostsLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
@@ -72,4 +72,4 @@ export const HostsLive = Layer.unwrapEffect(
         : Layer.empty
     )
   )
-).pipe(Layer.provideMerge(ReadinessLive), Layer.provide(IdentityLive))
+).pipe(Layer.provideMerge(Shutdown.fromEnv), Layer.provideMerge(ReadinessLive), Layer.provide(IdentityLive))
