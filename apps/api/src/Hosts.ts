@@ -6,15 +6,16 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 import { WorkerHostLive } from "./WorkerHost.js"
+import { SigningKeys } from "./identity/SigningKeys.js"
+import { databaseCheck, healthRoutes, migrationsCheck, Readiness } from "./platform/Health.js"
+import { Shutdown } from "./platform/Shutdown.js"
 
 /** The database layer for a configuration. */
 export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
@@ -24,11 +25,11 @@ export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
 
 export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) => Db.layer(databaseConfig(config))))
 
-const listen = (config: AppConfigShape, port: number) => NodeHttpServer.layer(createServer, { port, host: config.host })
+const listen = (config: AppConfigShape, port: number) => Shutdown.listener(port, config.host)
 
 /** The API host on `config.apiPort`. */
 export const ApiHostLive = (config: AppConfigShape) =>
-  HttpApiBuilder.serve(apiHostMiddleware).pipe(
+  HttpApiBuilder.serve((app) => healthRoutes(apiHostMiddleware(app))).pipe(
     Layer.provide(DocsLive),
     Layer.provide(FileRoutesLive),
     Layer.provide(ApiLive),
@@ -38,9 +39,28 @@ export const ApiHostLive = (config: AppConfigShape) =>
 
 /** The identity host on `config.authPort`. */
 export const IdentityHostLive = (config: AppConfigShape) =>
-  HttpServer.serve(IdentityHttpApp).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
+  HttpServer.serve(healthRoutes(IdentityHttpApp)).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
 
-/** The hosts the configuration asks for, with the services they share (signing keys, token verification). */
+/**
+ * `/readyz`'s checks: the database answers, its schema is current, and the active signing key loads (the identity
+ * host signs with it, the API host verifies with the keys read beside it).
+ */
+export const ReadinessLive = Readiness.layer(
+  Effect.gen(function* () {
+    const keys = yield* SigningKeys
+    const signingKey = {
+      name: "signingKey",
+      check: keys.current.pipe(Effect.asVoid, Effect.catchAllCause(() => Effect.fail("not loaded")))
+    }
+    return [yield* databaseCheck, yield* migrationsCheck, signingKey]
+  })
+)
+
+/**
+ * The hosts the configuration asks for, with the services they share (signing keys, token verification), the
+ * process's {@link Readiness} and its {@link Shutdown} (whose `drain` `main.ts` runs first on SIGTERM; a worker host
+ * registers its in-flight deliveries with `Shutdown.onDrain`).
+ */
 export const HostsLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Layer.mergeAll(
@@ -55,4 +75,4 @@ export const HostsLive = Layer.unwrapEffect(
         : Layer.empty
     )
   )
-).pipe(Layer.provide(IdentityLive))
+).pipe(Layer.provideMerge(Shutdown.fromEnv), Layer.provideMerge(ReadinessLive), Layer.provide(IdentityLive))

@@ -4,6 +4,7 @@
  * (once), writes DATA_DIR/demo-credentials.json (the demo Application), DATA_DIR/demo-connector.json (the demo
  * connector's installation and private key) and DATA_DIR/demo-operator.json (the demo operator's sign-in), and
  * serves the identity host (AUTH_PORT), the API host (API_PORT) and the admin console (ADMIN_PORT), as HOSTS says.
+ * SIGTERM or SIGINT drains it (`platform/Shutdown`) and exits 0.
  *
  * The token-signing and URL-signing keys are sealed at rest under the key-encryption keys of KEY_ENCRYPTION_KEYS
  * (on PGlite without it, DATA_DIR/key-encryption-keys, made on first start): a missing key list with DATABASE_URL,
@@ -12,8 +13,10 @@
  */
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
+import * as Logging from "./platform/Logging.js"
+import { Shutdown } from "./platform/Shutdown.js"
 import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
@@ -87,8 +90,12 @@ const program = Effect.gen(function* () {
   const seeded = yield* demo
   // The HTTP platform's tracer middleware still parses each request's URL and redacts its headers into span
   // attributes with the tracer off; it is skipped for every request while spans are off (below).
-  yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
-  yield* Effect.sync(() => console.log(startLine(config)))
+  const hosts = yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
+  // Added after the hosts' own finalizers, so it runs first on SIGTERM: /readyz fails, the listeners stop, the
+  // requests in flight (and a worker's drain steps) finish within SHUTDOWN_GRACE_SECONDS; then the hosts and the
+  // database pool close and the process exits 0 (platform/Shutdown).
+  yield* Effect.addFinalizer(() => Context.get(hosts, Shutdown).drain)
+  yield* Effect.logInfo(startLine(config))
   if (seeded !== undefined) {
     const banner = [
       printDemoBanner(seeded.credentials),
@@ -110,5 +117,8 @@ program.pipe(
   // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see
   // docs/performance.md). A deployment that adds an OpenTelemetry tracer layer turns them back on here.
   Effect.provide(Layer.setTracerEnabled(false)),
-  NodeRuntime.runMain
+  // JSON lines or pretty ones, LOG_LEVEL (platform/Logging); outermost, so every fiber of the process uses it.
+  Effect.provide(Logging.fromEnv),
+  // Our logger replaces the pretty one runMain would install.
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -4,9 +4,13 @@
  */
 import * as OpenApi from "@effect/platform/OpenApi"
 import { IntegrationApi } from "./Api.js"
+import { healthPaths } from "./Health.js"
 
-/** The document, with `servers` set to the API host's public address (`base_url`). */
+/**
+ * The document, with `servers` set to the API host's public address (`base_url`), and the probes every host serves
+ * (`/healthz`, `/readyz`; `Health.ts`).
+ */
 export const openApiDocument = (baseUrl: string): OpenApi.OpenAPISpec => {
   const spec = OpenApi.fromApi(IntegrationApi)
-  return { ...spec, servers: [{ url: baseUrl, description: "API host" }] }
+  return { ...spec, paths: { ...spec.paths, ...healthPaths }, servers: [{ url: baseUrl, description: "API host" }] }
 }

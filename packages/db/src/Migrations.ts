@@ -37,6 +37,16 @@ export const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
+/**
+ * The names of the migrations this build knows that the database has not run (in order); empty when the schema is
+ * current. One read of kysely's migration table; a readiness probe asks it (an instance started on a database an
+ * older build migrated, or one whose migration failed, is not ready).
+ */
+export const pendingMigrations = async (db: Kysely<unknown>): Promise<ReadonlyArray<string>> => {
+  const known = await new Migrator({ db, provider }).getMigrations()
+  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name)
+}
+
 /** Brings the database to the newest schema; throws with the failing migration's error. */
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {
   const migrator = new Migrator({ db, provider })

@@ -12,10 +12,8 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { AdminApi } from "@propline/contract/AdminApi"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import type { AppConfigShape } from "../platform/AppConfig.js"
 import { BillingOperatorService } from "../billing/BillingOperatorService.js"
 import { BookingOperatorService } from "../booking/BookingOperatorService.js"
@@ -25,7 +23,9 @@ import { InstallationServiceLive } from "../integrations/InstallationRemovalLive
 import { IntegrationOperatorService } from "../integrations/IntegrationOperatorService.js"
 import { SigningOperatorService } from "../signing/SigningOperatorService.js"
 import { withProblemDetails } from "../platform/Problems.js"
+import { healthRoutes } from "../platform/Health.js"
 import { requestId } from "../platform/RequestId.js"
+import { Shutdown } from "../platform/Shutdown.js"
 import { ApplicationAdminHandlers } from "../identity/ApplicationAdminHandlers.js"
 import { ApplicationReadRepository } from "../identity/ApplicationReadRepository.js"
 import { AuditLogAdminHandlers } from "../audit/AuditLogAdminHandlers.js"
@@ -141,8 +141,8 @@ const route = <R>(api: HttpApp.Default<never, R>) =>
 
 /** The admin host on `config.adminPort`. */
 export const AdminHostLive = (config: AppConfigShape) =>
-  Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), requestId))).pipe(
+  Layer.unwrapScoped(Effect.map(adminApiApp, (api) => HttpServer.serve(route(api), (app) => healthRoutes(requestId(app))))).pipe(
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: config.host })),
+    Layer.provide(Shutdown.listener(config.adminPort, config.host)),
     Layer.provide(AdminServices)
   )

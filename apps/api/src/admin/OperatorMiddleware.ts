@@ -11,6 +11,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../platform/AppConfig.js"
 import { hasBody } from "../platform/RequestBody.js"
+import { identify } from "../platform/RequestLog.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 
 export const OperatorAuthenticationLive = Layer.effect(
@@ -24,7 +25,7 @@ export const OperatorAuthenticationLive = Layer.effect(
           Redacted.value(cookie) === "" ? Effect.succeed(Option.none()) : sessions.authenticate(Redacted.value(cookie)),
           Option.match({
             onNone: () => Effect.fail(problem.unauthorized("Sign in first: there is no live session.")),
-            onSome: (session) => Effect.succeed(session)
+            onSome: (session) => Effect.as(identify(session.organizationId, session.operatorId), session)
           })
         ).pipe(Effect.provideService(Db.Db, db))
     })

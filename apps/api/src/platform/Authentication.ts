@@ -9,6 +9,7 @@ import { Authentication } from "@propline/contract/Authentication"
 import { problem } from "@propline/contract/Problem"
 import { Effect, Layer, Redacted } from "effect"
 import { AccessTokenVerification } from "./AccessTokenVerification.js"
+import { identify } from "./RequestLog.js"
 
 const bearerHeader = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
 
@@ -30,7 +31,10 @@ export const AuthenticationLive = Layer.effect(
           }
           return yield* verifier
             .verify(Redacted.value(Redacted.make(match[1]!)))
-            .pipe(Effect.mapError(() => problem.unauthorized("The access token is expired or not valid.")))
+            .pipe(
+              Effect.mapError(() => problem.unauthorized("The access token is expired or not valid.")),
+              Effect.tap((principal) => identify(principal.organizationId, principal.subject))
+            )
         })
     })
   })

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as AppConfig from "../../src/platform/AppConfig.js"
 import { HostsLive } from "../../src/Hosts.js"
+import type { Readiness } from "../../src/platform/Health.js"
 import type { KeyEncryption } from "../../src/platform/KeyEncryption.js"
 import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
 import * as StorageConfig from "../../src/storage/StorageConfig.js"
@@ -39,11 +40,11 @@ export interface TestApp {
   readonly authUrl: string
   readonly adminUrl: string
   /**
-   * Runs an effect inside the product: with its database, document storage, URL signer, configuration and
-   * key-encryption keys.
+   * Runs an effect inside the product: with its database, document storage, URL signer, configuration,
+   * key-encryption keys and readiness.
    */
   readonly run: <A, E>(
-    effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig | KeyEncryption>
+    effect: Effect.Effect<A, E, Db.Db | DocumentStorage | UrlSigner | AppConfig.AppConfig | KeyEncryption | Readiness>
   ) => Promise<A>
   readonly dispose: () => Promise<void>
 }
@@ -60,6 +61,8 @@ export const start = async (
     readonly clock?: Clock.Clock
     readonly storage?: StorageConfig.StorageChoice
     readonly trustedProxies?: ReadonlyArray<string>
+    /** The process's logger (`platform/Logging.layer`); Effect's default logger otherwise. */
+    readonly logger?: Layer.Layer<never>
   } = {}
 ): Promise<TestApp> => {
   const database = await TestDatabase.create(kind)
@@ -67,7 +70,7 @@ export const start = async (
   const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnFreePorts(database, storage, filesRoot, options.clock, options.trustedProxies ?? [])
+      return await startOnFreePorts(database, storage, filesRoot, options.clock, options.trustedProxies ?? [], options.logger)
     } catch (error) {
       if (attempt < START_ATTEMPTS && portTaken(error)) continue
       await database.drop()
@@ -82,7 +85,8 @@ const startOnFreePorts = async (
   storage: StorageConfig.StorageChoice,
   filesRoot: string | undefined,
   clock: Clock.Clock | undefined,
-  trustedProxies: ReadonlyArray<string>
+  trustedProxies: ReadonlyArray<string>,
+  logger: Layer.Layer<never> | undefined
 ): Promise<TestApp> => {
   const apiPort = await freePort()
   const authPort = await freePort()
@@ -103,7 +107,8 @@ const startOnFreePorts = async (
     Layer.provideMerge(AppConfig.AppConfig.layer(config)),
     Layer.provideMerge(TestKeyEncryption)
   )
-  const layer = clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(clock)))
+  const clocked = clock === undefined ? hosts : hosts.pipe(Layer.provide(Layer.setClock(clock)))
+  const layer = logger === undefined ? clocked : clocked.pipe(Layer.provide(logger))
   const runtime = ManagedRuntime.make(layer)
   try {
     await runtime.runtime()
