@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
+import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
 
 /** An outbox row waiting to be published. */
 export interface OutboxRow {
@@ -61,14 +62,8 @@ const inScope = (scope: FeedScope): RawBuilder<boolean> =>
     and (operational_context_id is null or operational_context_id in (select id from visible))
     and (split_part(type, '.', 1) <> 'integrations' or installation_id = ${scope.installationId ?? null}::uuid)`
 
-const visible = (scope: FeedScope): RawBuilder<unknown> =>
-  sql`with recursive visible(id) as (
-        select id from operational_contexts
-        where organization_id = ${scope.organizationId}
-          and id in (${scope.grantedContextIds.length === 0 ? sql`null` : sql.join(scope.grantedContextIds)})
-        union
-        select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
-      )`
+/** The scope's visible contexts (`with visible`): contexts' own fragment, the granted ones and their subtrees. */
+const visible = (scope: FeedScope): RawBuilder<unknown> => visibleContextsPrefix(scope.organizationId, scope.grantedContextIds)
 
 export class EventRepository extends Effect.Service<EventRepository>()("@propline/api/events/EventRepository", {
   succeed: {

@@ -29,7 +29,8 @@ const ownerOfSchemaFile: Readonly<Record<string, string>> = {
   "Integrations.ts": "integrations",
   "Operators.ts": "identity",
   "Organizations.ts": "contexts",
-  "Signing.ts": "signing"
+  "Signing.ts": "signing",
+  "Webhooks.ts": "webhooks"
 }
 
 /** Tables whose schema file holds another owner's tables too: the owner, and why. */
@@ -37,7 +38,10 @@ const ownerOfTable: Readonly<Record<string, { readonly owner: string; readonly w
   operator_sessions: { owner: "admin", why: "the console's sessions are the admin host's (OperatorSessions.ts)" },
   operator_sign_in_failures: { owner: "admin", why: "the sign-in throttle is the admin host's (SignInThrottle.ts)" },
   url_signing_keys: { owner: "storage", why: "storage signs file URLs (UrlSigner.ts); signing's PDFs use them" },
-  events: { owner: "platform", why: "the kernel's outbox appends every domain event in the change's transaction (Outbox.ts)" }
+  events: {
+    owner: "events",
+    why: "events publishes, serves and purges the outbox; the kernel's Outbox.ts (no repository) appends to it in each change's transaction"
+  }
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
