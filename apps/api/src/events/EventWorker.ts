@@ -12,8 +12,14 @@
  */
 import { EVENT_RETENTION_DAYS } from "@propline/contract/Events"
 import { Duration, Effect, Layer, Queue } from "effect"
+import { InvoiceRepository } from "../billing/InvoiceRepository.js"
+import { ProposalRepository } from "../billing/ProposalRepository.js"
+import { WithdrawalRepository } from "../billing/WithdrawalRepository.js"
+import { BookingRequestRepository } from "../booking/BookingRequestRepository.js"
+import { IntegrationConfigurationRepository } from "../integrations/IntegrationConfigurationRepository.js"
 import * as Outbox from "../platform/Outbox.js"
 import * as Sql from "../platform/Sql.js"
+import { SigningAttemptRepository } from "../signing/SigningAttemptRepository.js"
 import { drain, MAX_BATCH } from "./EventPublisher.js"
 import { EventRepository } from "./EventRepository.js"
 
@@ -59,7 +65,21 @@ const retentionLoop = Effect.forever(
   Effect.zipRight(logged("purging old events", purgeExpired), Effect.sleep(PURGE_INTERVAL))
 )
 
-/** The publisher and retention loops, forked for the life of the layer's scope. */
+/** What the publisher reads: its own table and each event's resource through its owner's repository. */
+export const PublisherReadsLive = Layer.mergeAll(
+  EventRepository.Default,
+  InvoiceRepository.Default,
+  ProposalRepository.Default,
+  WithdrawalRepository.Default,
+  SigningAttemptRepository.Default,
+  BookingRequestRepository.Default,
+  IntegrationConfigurationRepository.Default
+)
+
+/**
+ * The publisher and retention loops, forked for the life of the layer's scope; needs the database and the
+ * `EventFanout` (`WorkerHost.ts` provides both).
+ */
 export const EventWorkerLive = Layer.scopedDiscard(
   Effect.all([Effect.forkScoped(publisherLoop), Effect.forkScoped(retentionLoop)], { discard: true })
-)
+).pipe(Layer.provide(PublisherReadsLive))

@@ -10,30 +10,15 @@ import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { InvoiceRepository } from "../../src/billing/InvoiceRepository.js"
-import { ProposalRepository } from "../../src/billing/ProposalRepository.js"
-import { WithdrawalRepository } from "../../src/billing/WithdrawalRepository.js"
-import { BookingRequestRepository } from "../../src/booking/BookingRequestRepository.js"
 import { EventFanout } from "../../src/events/EventFanout.js"
 import { drain } from "../../src/events/EventPublisher.js"
-import { EventRepository } from "../../src/events/EventRepository.js"
-import { purgeExpired } from "../../src/events/EventWorker.js"
+import { PublisherReadsLive, purgeExpired } from "../../src/events/EventWorker.js"
 import type { PublishedEvent } from "../../src/events/PublishedEvent.js"
-import { IntegrationConfigurationRepository } from "../../src/integrations/IntegrationConfigurationRepository.js"
 import * as Outbox from "../../src/platform/Outbox.js"
 import * as Sql from "../../src/platform/Sql.js"
-import { SigningAttemptRepository } from "../../src/signing/SigningAttemptRepository.js"
 import * as Fixtures from "../support/Fixtures.js"
 
-const Reads = Layer.mergeAll(
-  EventRepository.Default,
-  InvoiceRepository.Default,
-  ProposalRepository.Default,
-  WithdrawalRepository.Default,
-  SigningAttemptRepository.Default,
-  BookingRequestRepository.Default,
-  IntegrationConfigurationRepository.Default
-)
+const Reads = PublisherReadsLive
 
 /** A fan-out that records what it was handed, each call after a pause (so concurrent batches overlap). */
 const recorder = (into: Array<string>, pauseMillis = 5) =>
