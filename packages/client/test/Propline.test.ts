@@ -141,7 +141,8 @@ describe("retries", () => {
   it("times an attempt out, and retries a GET that timed out", async () => {
     const hang: Answer = () => undefined
     const { baseUrl, seen } = await serve([hang, hang, emptyPage])
-    const propline = new Propline({ baseUrl, ...credentials, ...fast, timeoutMs: 200 })
+    // Long enough for the answering attempt on a loaded machine; the hanging ones use all of it.
+    const propline = new Propline({ baseUrl, ...credentials, ...fast, timeoutMs: 1500 })
     expect(await propline.billing.getSendQueue({ urlParams: {} })).toEqual({ items: [], nextCursor: null })
     expect(seen.length).toBe(3)
     const hanging = await serve([hang])
