@@ -75,6 +75,13 @@ describe("the example connectors on the packed client", () => {
 
   it("runs the ERP flow on the packed client's Promise API against the started product", async () => {
     const flow = (await import(path.join(app, "ConnectorFlow.ts"))) as typeof ConnectorFlowModule
+    // The flow's client is the tarball's class, not the workspace's.
+    const packed = (await import(path.join(dir, "node_modules", "@propline", "client", "dist", "Propline.js"))) as {
+      readonly Propline: new (...args: never) => unknown
+    }
+    const workspace = await import("@propline/client/Propline")
+    expect(flow.connect(product.credentials).client).toBeInstanceOf(packed.Propline)
+    expect(flow.connect(product.credentials).client).not.toBeInstanceOf(workspace.Propline)
     const steps = await flow.runConnectorFlow(product.credentials, "packed")
     expect(steps.find((s) => s.step === "GET /v1/operational-contexts")?.outcome).toMatch(/^7 contexts/)
     expect(steps.some((s) => s.step.endsWith("/pass") && s.outcome.startsWith("201: proposal passed"))).toBe(true)
