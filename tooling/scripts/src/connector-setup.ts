@@ -7,7 +7,6 @@
  *   DEMO_CONNECTOR=path/to/file.json pnpm connector:setup
  *   pnpm connector:setup icr_…            # a reference from a setup address instead
  */
-import { Effect } from "effect"
 import { readDemoConnector } from "./DemoCredentialsFile.js"
 import { runSetupFlow } from "./SetupFlow.js"
 
@@ -18,7 +17,7 @@ if (reference === undefined) {
   process.exit(1)
 }
 
-Effect.runPromise(runSetupFlow(connector, reference)).then(
+runSetupFlow(connector, reference).then(
   (steps) => {
     console.log(`Connector ${connector.app_id} sets up a configuration of installation ${connector.installation_id}:\n`)
     for (const { step, outcome } of steps) console.log(`- ${step}\n    ${outcome}`)

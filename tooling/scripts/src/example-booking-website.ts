@@ -5,15 +5,12 @@
  *   pnpm booking:example                      # reads .data/demo-credentials.json
  *   DEMO_CREDENTIALS=path/to/file.json pnpm booking:example
  */
-import { Effect } from "effect"
 import { runBookingWebsiteFlow } from "./BookingWebsiteFlow.js"
 import { readDemoCredentials } from "./DemoCredentialsFile.js"
 
 const credentials = readDemoCredentials()
 
-Effect.runPromise(
-  runBookingWebsiteFlow(credentials, `website-${Date.now().toString(36)}`)
-).then(
+runBookingWebsiteFlow(credentials, `website-${Date.now().toString(36)}`).then(
   (steps) => {
     console.log(`Booking website flow against ${credentials.base_url} as ${credentials.client_id}:\n`)
     for (const { step, outcome } of steps) console.log(`- ${step}\n    ${outcome}`)

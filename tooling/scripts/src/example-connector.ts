@@ -4,13 +4,12 @@
  *   pnpm connector:example                      # reads .data/demo-credentials.json
  *   DEMO_CREDENTIALS=path/to/file.json pnpm connector:example
  */
-import { Effect } from "effect"
 import { readDemoCredentials } from "./DemoCredentialsFile.js"
 import { runConnectorFlow } from "./ConnectorFlow.js"
 
 const credentials = readDemoCredentials()
 
-Effect.runPromise(runConnectorFlow(credentials, Date.now().toString(36))).then(
+runConnectorFlow(credentials, Date.now().toString(36)).then(
   (steps) => {
     console.log(`Connector flow against ${credentials.base_url} as ${credentials.client_id}:\n`)
     for (const { step, outcome } of steps) console.log(`- ${step}\n    ${outcome}`)

@@ -5,13 +5,12 @@
  *   pnpm connector:installation-example                 # reads .data/demo-connector.json
  *   DEMO_CONNECTOR=path/to/file.json pnpm connector:installation-example
  */
-import { Effect } from "effect"
 import { readDemoConnector } from "./DemoCredentialsFile.js"
 import { runInstallationFlow } from "./InstallationFlow.js"
 
 const { connector } = readDemoConnector()
 
-Effect.runPromise(runInstallationFlow(connector)).then(
+runInstallationFlow(connector).then(
   (steps) => {
     console.log(`Installed connector ${connector.app_id} against ${connector.base_url}:\n`)
     for (const { step, outcome } of steps) console.log(`- ${step}\n    ${outcome}`)

@@ -4,13 +4,12 @@
  *   pnpm connector:signing                      # reads .data/demo-credentials.json
  *   DEMO_CREDENTIALS=path/to/file.json pnpm connector:signing
  */
-import { Effect } from "effect"
 import { readDemoCredentials } from "./DemoCredentialsFile.js"
 import { runSigningConnectorFlow } from "./SigningConnectorFlow.js"
 
 const credentials = readDemoCredentials()
 
-Effect.runPromise(runSigningConnectorFlow(credentials, Date.now().toString(36))).then(
+runSigningConnectorFlow(credentials, Date.now().toString(36)).then(
   (steps) => {
     console.log(`Signing connector flow against ${credentials.base_url} as ${credentials.client_id}:\n`)
     for (const { step, outcome } of steps) console.log(`- ${step}\n    ${outcome}`)

@@ -5,7 +5,6 @@
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { type StartedProduct, startProduct } from "@propline/harness/StartedProduct"
-import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,7 +23,7 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
     product = await startProduct(
       database.config._tag === "postgres" ? { databaseUrl: database.config.connectionString } : {}
     )
-    steps = await Effect.runPromise(runConnectorFlow(product.credentials, "e2e"))
+    steps = await runConnectorFlow(product.credentials, "e2e")
   }, 300_000)
 
   afterAll(async () => {
@@ -40,7 +39,6 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
 
   it("runs the ERP flow: token, contexts, verification queue, pass, reject, send queue, report-failed", async () => {
     const outcome = (prefix: string) => steps.filter((s) => s.step.startsWith(prefix)).map((s) => s.outcome)
-    expect(outcome("POST {auth_url}/oauth/token")[0]).toContain("expires in 600 s")
     expect(outcome("GET /v1/operational-contexts")[0]).toMatch(/^7 contexts/)
     expect(outcome("GET /v1/billing/verification-queue")[0]).toMatch(/^10 proposals/)
     expect(steps.some((s) => s.step.endsWith("/pass") && s.outcome.startsWith("201: proposal passed"))).toBe(true)
@@ -67,7 +65,7 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
   })
 
   it("runs the booking website: resources, add-ons, availability, company lookup, priced preview, one booking for one requestId", async () => {
-    const websiteSteps = await Effect.runPromise(runBookingWebsiteFlow(product.credentials, "website-e2e"))
+    const websiteSteps = await runBookingWebsiteFlow(product.credentials, "website-e2e")
     const outcome = (prefix: string) => websiteSteps.find((s) => s.step.startsWith(prefix))?.outcome ?? ""
     expect(outcome("GET /v1/booking/resources")).toMatch(/^7 resources/)
     expect(outcome("POST /v1/booking/company-lookups")).toMatch(/^556036-0793/)
@@ -79,7 +77,7 @@ describe.each(TestDatabase.kinds())("the example connector against the started p
   })
 
   it("runs the signing flow on the demo: queue, PDF download, started, upload, signed, withdrawal queue", async () => {
-    const steps = await Effect.runPromise(runSigningConnectorFlow(product.credentials, "e2e"))
+    const steps = await runSigningConnectorFlow(product.credentials, "e2e")
     const outcome = (suffix: string) => steps.find((s) => s.step.endsWith(suffix))?.outcome
     expect(steps.find((s) => s.step === "GET /v1/crm/signing-queue")?.outcome).toMatch(/^6 contracts to send/)
     expect(steps.find((s) => s.step.endsWith("(document.url)"))?.outcome).toMatch(/^200: \d+ bytes, SHA-256 as declared$/)

@@ -2,14 +2,11 @@
  * Scenarios every connector kind relies on: the operational contexts and their pagination (spec 3, 4.1), and the
  * published client (`@propline/client`) decoding the API's answers.
  */
-import { FetchHttpClient } from "@effect/platform"
-import * as IntegrationClient from "@propline/client/IntegrationClient"
+import { BadRequestError, NotFoundError } from "@propline/client/Errors"
+import { Propline } from "@propline/client/Propline"
 import { OperationalContext } from "@propline/contract/OperationalContext"
-import { Effect } from "effect"
 import {
-  accessToken,
   api,
-  AssertionFailed,
   check,
   decode,
   equal,
@@ -41,27 +38,57 @@ const operationalContexts: Scenario = {
   }
 }
 
+/**
+ * The published client's Promise API as an integrator uses it: client_credentials and (when the connector file is
+ * there) the installation grant with its own assertions; `for await` over a list one item per page; a real 404 and
+ * 400 as `instanceof` classes with their code, issues and the response's X-Request-Id.
+ */
 const publishedClient: Scenario = {
   name: "published client (@propline/client)",
   run: async (context) => {
-    const token = await accessToken(context)
-    const result = await Effect.runPromise(
-      Effect.gen(function* () {
-        const client = yield* IntegrationClient.make({ baseUrl: context.credentials.base_url, accessToken: token })
-        const contexts = yield* client.operationalContexts.list({ urlParams: {} })
-        const verification = yield* client.billing.getVerificationQueue({ urlParams: { limit: 5 } })
-        const send = yield* client.billing.getSendQueue({ urlParams: { limit: 5 } })
-        return { contexts: contexts.items.length, verification: verification.items.length, send: send.items.length }
-      }).pipe(
-        Effect.mapError((error) => new AssertionFailed(`the published client failed: ${show(error)}`)),
-        Effect.provide(FetchHttpClient.layer)
-      )
-    )
-    check(result.contexts > 0, "the published client listed no contexts")
-    return `decoded ${result.contexts} contexts, ${result.verification} proposals and ${result.send} invoices (first pages)`
+    const { credentials, connector } = context
+    const propline = new Propline({
+      baseUrl: credentials.base_url,
+      tokenUrl: `${credentials.auth_url}/oauth/token`,
+      clientId: credentials.client_id,
+      clientSecret: credentials.client_secret
+    })
+    const first = await propline.operationalContexts.list({ urlParams: {} })
+    check(first.items.length > 0, "the published client listed no contexts")
+    const walked: Array<string> = []
+    for await (const item of propline.paginate(propline.operationalContexts.list, { urlParams: { limit: 1 } }))
+      walked.push(item.id)
+    equal([...walked].sort(), first.items.map((c) => c.id).sort(), "contexts walked one per page by for await")
+
+    const missing = await propline.booking
+      .getBookingRequest({ path: { bookingId: "00000000-0000-4000-8000-000000000000" as never } })
+      .then(() => undefined, (error: unknown) => error)
+    check(missing instanceof NotFoundError, `an unknown booking request: ${show(missing)}`)
+    check(/^\S+$/.test(String((missing as NotFoundError).requestId)), "the 404 carries the X-Request-Id")
+    const invalid = await propline.billing
+      .getSendQueue({ urlParams: { cursor: "not-a-cursor-of-this-list" } })
+      .then(() => undefined, (error: unknown) => error)
+    check(invalid instanceof BadRequestError, `a foreign cursor: ${show(invalid)}`)
+    const refusal = invalid as BadRequestError
+    equal(refusal.code, "VALIDATION_FAILED", "a foreign cursor's code")
+    check((refusal.issues ?? []).length > 0, `a VALIDATION_FAILED with issues: ${show(refusal.issues)}`)
+    check(refusal.requestId !== undefined && refusal.requestId !== missing.requestId, "each error has its own request id")
+
+    let installation = "no connector file"
+    if (connector !== undefined) {
+      const installed = new Propline({
+        baseUrl: connector.base_url,
+        tokenUrl: `${connector.auth_url}/oauth/token`,
+        appId: connector.app_id,
+        installationId: connector.installation_id,
+        privateKey: connector.private_jwk
+      })
+      const configurations = await installed.integrations.listConfigurations({ urlParams: {} })
+      installation = `installed connector sees ${configurations.items.length} configuration(s)`
+    }
+    return `${walked.length} contexts walked one per page; 404 and 400 VALIDATION_FAILED as classes with request ids ${refusal.requestId}; ${installation}`
   }
 }
-
 
 /** The scenarios every connector kind relies on, in the order they run. */
 export const commonScenarios: ReadonlyArray<Scenario> = [operationalContexts, publishedClient]
