@@ -21,6 +21,8 @@ import { BookingService } from "./booking/BookingService.js"
 import { CustomerRegisterLive } from "./booking/CompanyRegistry.js"
 import { ContextService } from "./contexts/ContextService.js"
 import { OperationalContextHandlers } from "./contexts/OperationalContextHandlers.js"
+import { EventHandlers } from "./events/EventHandlers.js"
+import { EventService } from "./events/EventService.js"
 import { IntegrationHandlers } from "./integrations/IntegrationHandlers.js"
 import { IntegrationService } from "./integrations/IntegrationService.js"
 import { AuthenticationLive } from "./platform/Authentication.js"
@@ -123,9 +125,9 @@ const bearerChallenge = HttpMiddleware.make((app) =>
  * (identity's `AccessTokenVerifier`, in `IdentityLive`).
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
-  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers, IntegrationHandlers]),
+  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers, IntegrationHandlers, EventHandlers]),
   Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default, SigningService.Default]),
-  Layer.provide(IntegrationService.Default),
+  Layer.provide([IntegrationService.Default, EventService.Default]),
   Layer.provide(CustomerRegisterLive),
   Layer.provide([AuthenticationLive, JsonBodyLive, RolesLive, ProblemsMiddleware])
 )

@@ -6,6 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { BillingGroup } from "./Billing.js"
 import { BookingGroup } from "./Booking.js"
+import { eventWebhooks, EventsGroup } from "./Events.js"
 import { IntegrationsGroup } from "./Integrations.js"
 import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
@@ -60,6 +61,12 @@ Conventions (where the specification says "not shown", these are this service's 
   \`{ "items": [...], "nextCursor": string | null }\`. Queues are oldest first; an item leaves when its outcome
   is reported.
 - Every response carries \`X-Request-Id\`; quote it when asking for support.
+- Events (decisions 9; the specification shows none): every state change is an event, listed in this document's
+  \`webhooks\` section with its body. The body is the same in a webhook delivery and in \`GET /v1/events\`: \`id\`,
+  \`type\`, \`createdAt\` (the change's time), \`organizationId\`, \`operationalContextId\` and \`data.object\`, the
+  resource as the API returns it, rendered when the event was published, moments after the change committed (read
+  the resource again for its current state). Delivery is at-least-once and unordered: de-duplicate by \`id\`. The
+  feed keeps events 30 days.
 `.trim()
 
 /** The signed-PDF upload and the document download, served beside the HttpApi, added to the document. */
@@ -73,12 +80,24 @@ const withSigningFiles = (spec: JsonObject): JsonObject => {
   }
 }
 
+/** The `webhooks` section: every event type and its body (`Events.ts`), with the schemas it refers to. */
+const withWebhooks = (spec: JsonObject): JsonObject => {
+  const events = eventWebhooks()
+  const components = spec["components"] as JsonObject
+  return {
+    ...spec,
+    webhooks: events.webhooks,
+    components: { ...components, schemas: { ...events.schemas, ...(components["schemas"] as JsonObject) } }
+  }
+}
+
 export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .add(OperationalContextsGroup)
   .add(BillingGroup)
   .add(BookingGroup)
   .add(SigningGroup)
   .add(IntegrationsGroup)
+  .add(EventsGroup)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)
@@ -89,6 +108,6 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
       title: "Integration API",
       version: "1.0.0",
       description,
-      transform: (spec) => withSigningFiles(clean(spec as unknown as JsonObject)) as unknown as typeof spec
+      transform: (spec) => withWebhooks(withSigningFiles(clean(spec as unknown as JsonObject))) as unknown as typeof spec
     })
   ) {}

@@ -161,6 +161,20 @@ export const selectColumns = <Row>(
       .join(", ")
   )
 
+/** The callbacks {@link afterCommit} registered in the current transaction, if any; set by {@link transaction}. */
+const currentAfterCommit = FiberRef.unsafeMake<Array<() => void> | undefined>(undefined)
+
+/**
+ * Calls `callback` once the current transaction commits (never when it rolls back), or at once outside a
+ * transaction. For in-process signals about committed data (the outbox wakes its publisher), never for work that
+ * must happen: a process may stop between the commit and the call. A callback must not throw.
+ */
+export const afterCommit = (callback: () => void): Effect.Effect<void> =>
+  Effect.map(FiberRef.get(currentAfterCommit), (callbacks) => {
+    if (callbacks === undefined) callback()
+    else if (!callbacks.includes(callback)) callbacks.push(callback)
+  })
+
 /**
  * Runs `effect` in one READ COMMITTED transaction: committed when it succeeds, rolled back when it fails,
  * dies or is interrupted. Nested calls join the outer transaction.
@@ -169,16 +183,20 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
   Effect.flatMap(FiberRef.get(currentTransaction), (outer) =>
     outer !== undefined
       ? effect
-      : Effect.flatMap(Db, (service) =>
-          Effect.acquireUseRelease(
+      : Effect.flatMap(Db, (service) => {
+          const callbacks: Array<() => void> = []
+          return Effect.acquireUseRelease(
             Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
-            (trx) => Effect.locally(effect, currentTransaction, trx as Kysely<Database>),
+            (trx) =>
+              Effect.locally(Effect.locally(effect, currentTransaction, trx as Kysely<Database>), currentAfterCommit, callbacks),
             (trx: ControlledTransaction<Database>, exit) =>
-              Effect.promise(() => (Exit.isSuccess(exit) ? trx.commit().execute() : trx.rollback().execute())).pipe(
-                Effect.orDie
-              )
+              Effect.promise(async () => {
+                if (!Exit.isSuccess(exit)) return trx.rollback().execute()
+                await trx.commit().execute()
+                for (const callback of callbacks) callback()
+              }).pipe(Effect.orDie)
           )
-        )
+        })
   )
 
 const int8 = (value: string): number => Number(value)

@@ -30,6 +30,23 @@ const proposalColumns = Sql.columns<ProposalColumns>({
   cancelledAt: true
 })
 
+/** A proposal of the organization by id, whatever its context; locked (`for update`) when `lock` is true. */
+const proposalOf = (organizationId: string, proposalId: string, lock: boolean) =>
+  Sql.query((db) => {
+    const query = db
+      .selectFrom("invoiceProposals")
+      .selectAll()
+      .where("id", "=", proposalId)
+      .where("organizationId", "=", organizationId)
+    return (lock ? query.forUpdate() : query).executeTakeFirst()
+  }).pipe(
+    Effect.map((row) => {
+      if (row === undefined) return undefined
+      const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
+      return fields as InvoiceProposalRecord
+    })
+  )
+
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
   succeed: {
     /** Proposals `proposed` in the visible contexts, oldest first, after `after`; `limit + 1` rows. */
@@ -122,22 +139,10 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       }),
 
     /** A proposal of the organization, locked, whatever its context (an operator's action). */
-    lockForOperator: (organizationId: string, proposalId: string) =>
-      Sql.query((db) =>
-        db
-          .selectFrom("invoiceProposals")
-          .selectAll()
-          .where("id", "=", proposalId)
-          .where("organizationId", "=", organizationId)
-          .forUpdate()
-          .executeTakeFirst()
-      ).pipe(
-        Effect.map((row) => {
-          if (row === undefined) return undefined
-          const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
-          return fields as InvoiceProposalRecord
-        })
-      ),
+    lockForOperator: (organizationId: string, proposalId: string) => proposalOf(organizationId, proposalId, true),
+
+    /** A proposal of the organization, not locked (the events publisher renders it). */
+    find: (organizationId: string, proposalId: string) => proposalOf(organizationId, proposalId, false),
 
     /** Writes a proposal's verdict fields (status, externalReference, reason, timestamps, created invoice). */
     update: (proposal: InvoiceProposalRecord, invoiceId?: string) =>

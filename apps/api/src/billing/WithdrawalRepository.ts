@@ -73,6 +73,17 @@ export class WithdrawalRepository extends Effect.Service<WithdrawalRepository>()
           contextIds
         }).pipe(Effect.map((row) => (row === undefined ? undefined : toWithdrawal(row)))),
 
+      /** The withdrawal of an invoice of the organization, not locked (the events publisher renders it). */
+      find: (organizationId: string, invoiceId: string) =>
+        Sql.query((db) =>
+          db
+            .selectFrom("invoiceWithdrawals")
+            .selectAll()
+            .where("organizationId", "=", organizationId)
+            .where("invoiceId", "=", invoiceId)
+            .executeTakeFirst()
+        ).pipe(Effect.map((row) => (row === undefined ? undefined : toWithdrawal(row)))),
+
       /** Puts a deleted invoice on the withdrawal queue. */
       insert: (withdrawal: WithdrawalRecord) =>
         Sql.query((db) =>

@@ -55,7 +55,8 @@ const toAddOnProduct = (product: AddOnProductRecord): AddOnProduct => {
 
 const toPrice = (price: PriceRecord): PriceBreakdown => new PriceBreakdown(price as Unbranded<PriceBreakdown> as PriceBreakdown, true)
 
-const toBookingRequest = (record: BookingRequestRecord, now: Date): BookingRequest => {
+/** Domain record → contract class, its status as of `now` (a pending hold past its time reads `expired`). */
+export const toBookingRequest = (record: BookingRequestRecord, now: Date): BookingRequest => {
   const { time, fingerprint: _fingerprint, requestedBy: _requestedBy, blockedStart: _b, blockedEnd: _e, price, ...fields } = record
   return new BookingRequest(
     {

@@ -78,6 +78,13 @@ const toRecord = (row: Row): BookingRequestRecord => {
   }
 }
 
+/** A request of the organization by id; locked (`for update`) when `lock` is true. */
+const requestOf = (organizationId: string, id: string, lock: boolean) =>
+  Sql.query((db) => {
+    const query = db.selectFrom("bookingRequests").selectAll().select(bounds).where("organizationId", "=", organizationId).where("id", "=", id)
+    return (lock ? query.forUpdate() : query).executeTakeFirst()
+  }).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row))))
+
 export class BookingRequestRepository extends Effect.Service<BookingRequestRepository>()(
   "@propline/api/booking/BookingRequestRepository",
   {
@@ -108,10 +115,10 @@ export class BookingRequestRepository extends Effect.Service<BookingRequestRepos
         ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
 
       /** A request of the organization, locked for the transaction (operators' decisions); undefined when missing. */
-      lock: (organizationId: string, id: string) =>
-        Sql.query((db) =>
-          db.selectFrom("bookingRequests").selectAll().select(bounds).where("organizationId", "=", organizationId).where("id", "=", id).forUpdate().executeTakeFirst()
-        ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+      lock: (organizationId: string, id: string) => requestOf(organizationId, id, true),
+
+      /** A request of the organization, not locked (the events publisher renders it); undefined when missing. */
+      find: (organizationId: string, id: string) => requestOf(organizationId, id, false),
 
       /**
        * The periods of a resource's live bookings — approved, or pending with a hold running at `now` — that

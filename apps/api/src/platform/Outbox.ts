@@ -4,7 +4,8 @@
  * them moments later and hands them to webhooks (at-least-once, unordered); nothing else is done in the change's
  * transaction.
  */
-import { Effect } from "effect"
+import * as Db from "@propline/db/Db"
+import { Effect, type Scope } from "effect"
 import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Sql from "./Sql.js"
@@ -19,9 +20,28 @@ export interface OutboxEvent {
   readonly at: Date
 }
 
+/** This process's listeners to appends (the publisher's wake-up), called after the appending transaction commits. */
+const listeners = new Set<() => void>()
+
+const appended = () => {
+  for (const listener of listeners) listener()
+}
+
+/**
+ * Calls `listener` after each transaction of this process that appended events commits, while the scope lasts: a
+ * hint to publish now instead of at the next poll (other processes' appends are found by polling). `listener` must
+ * be cheap and must not throw.
+ */
+export const onAppended = (listener: () => void): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => listeners.add(listener)),
+    () => Effect.sync(() => listeners.delete(listener))
+  )
+
 /**
  * Appends events in the caller's transaction, in one plain statement (pass writes three per request); the payload
- * is the event with `at` as ISO 8601, sent as text and cast to jsonb in SQL (so pg and PGlite store the same).
+ * is the event with `at` as ISO 8601, sent as text and cast to jsonb in SQL (so pg and PGlite store the same). Once
+ * the transaction commits, this process's publisher is woken ({@link onAppended}); nothing else is added to it.
  */
 export const append = (events: ReadonlyArray<OutboxEvent>) =>
   events.length === 0
@@ -36,4 +56,4 @@ export const append = (events: ReadonlyArray<OutboxEvent>) =>
                      ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at})`
             )
           )}`
-      ).pipe(Effect.asVoid)
+      ).pipe(Effect.zipRight(Db.afterCommit(appended)))
