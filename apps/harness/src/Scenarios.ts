@@ -17,6 +17,7 @@ import { bookingScenarios } from "./scenarios/booking.js"
 import { erpScenarios } from "./scenarios/erp.js"
 import { erpSettlementScenarios } from "./scenarios/erpSettlement.js"
 import { esignScenarios } from "./scenarios/esign.js"
+import { eventsScenarios } from "./scenarios/events.js"
 import { identityScenarios } from "./scenarios/identity.js"
 import { integrationsScenarios } from "./scenarios/integrations.js"
 
@@ -27,6 +28,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   // Early: the connection reference they redeem works 10 minutes after the deployment started.
   ...integrationsScenarios,
   ...erpScenarios,
+  ...eventsScenarios,
   ...erpSettlementScenarios,
   ...bookingScenarios,
   ...esignScenarios

@@ -10,7 +10,8 @@ import { problem } from "@propline/contract/Problem"
 import { describe, expect, it } from "@effect/vitest"
 import { BillingRole, BookingRole, IntegrationsRole, SigningRole } from "@propline/contract/Roles"
 import { JsonBody } from "@propline/contract/JsonBody"
-import { Effect, Layer, Redacted, TestClock } from "effect"
+import { Chunk, Effect, Layer, Redacted, Stream, TestClock } from "effect"
+import * as Events from "../src/Events.js"
 import * as IntegrationClient from "../src/IntegrationClient.js"
 import * as TokenClient from "../src/TokenClient.js"
 
@@ -172,10 +173,38 @@ const ContextsTest = HttpApiBuilder.group(IntegrationApi, "operationalContexts",
   handlers.handle("list", () => Effect.succeed({ items: [], nextCursor: null }))
 )
 
+/** The feed: two pages (`c1` continues the first), and one event by id. */
+const eventJson = (id: string, type: string) => ({
+  id,
+  type,
+  createdAt: new Date("2026-11-27T09:00:00.000Z"),
+  organizationId,
+  operationalContextId: organizationId,
+  data: { object: proposalJson, invoiceId: attemptId }
+})
+const firstEventId = "1b6f7e0e-3c1f-4d7a-9f2e-6a1d2c3b4a51"
+const secondEventId = "1b6f7e0e-3c1f-4d7a-9f2e-6a1d2c3b4a52"
+
+const EventsTest = HttpApiBuilder.group(IntegrationApi, "events", (handlers) =>
+  handlers
+    .handle("listEvents", ({ urlParams }) =>
+      Effect.succeed(
+        (urlParams.cursor === undefined
+          ? { items: [eventJson(firstEventId, "billing.invoice_proposal.passed")], nextCursor: "c1", hasMore: true }
+          : { items: [eventJson(secondEventId, "billing.invoice_proposal.rejected")], nextCursor: "c2", hasMore: false }) as never
+      )
+    )
+    .handle("getEvent", ({ path }) =>
+      path.eventId === firstEventId
+        ? Effect.succeed(eventJson(firstEventId, "billing.invoice_proposal.passed") as never)
+        : Effect.fail(problem.notFound("No such event, or the token cannot see it."))
+    )
+)
+
 const server = HttpApiBuilder.toWebHandler(
   Layer.mergeAll(
     HttpApiBuilder.api(IntegrationApi).pipe(
-      Layer.provide([BillingTest, BookingTest, SigningTest, IntegrationsTest, ContextsTest]),
+      Layer.provide([BillingTest, BookingTest, SigningTest, IntegrationsTest, ContextsTest, EventsTest]),
       Layer.provide([
         AuthenticationTest,
         Layer.succeed(BillingRole, Effect.void),
@@ -383,6 +412,35 @@ describe("TokenClient.cached", () => {
       yield* TestClock.adjust("1 second")
       expect(yield* use).toBe("t3")
       expect(calls).toBe(3)
+    })
+  )
+
+  it.effect("streams the events feed page by page until caught up, and reads one event", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const pages = yield* Stream.runCollect(Events.pages(api))
+      expect(Chunk.toReadonlyArray(pages).map((page) => page.nextCursor)).toEqual(["c1", "c2"])
+      const events = Chunk.toReadonlyArray(yield* Stream.runCollect(Events.events(api, { types: ["billing.invoice_proposal.passed"] })))
+      expect(events.map((event) => event.id)).toEqual([firstEventId, secondEventId])
+      expect(events[0]?.createdAt).toBeInstanceOf(Date)
+      const one = yield* api.events.getEvent({ path: { eventId: firstEventId as never } })
+      expect(one.type).toBe("billing.invoice_proposal.passed")
+      expect(yield* Effect.flip(api.events.getEvent({ path: { eventId: secondEventId as never } }))).toMatchObject({ status: 404 })
+    })
+  )
+
+  it.effect("decodes a webhook body against its type's schema, and refuses an unknown type", () =>
+    Effect.gen(function* () {
+      const body = JSON.parse(JSON.stringify(eventJson(firstEventId, "billing.invoice_proposal.passed")))
+      const event = yield* Events.decode(body)
+      expect(event.type).toBe("billing.invoice_proposal.passed")
+      if (event.type === "billing.invoice_proposal.passed") {
+        expect(event.data.invoiceId).toBe(attemptId)
+        expect(event.data.object.status).toBe("proposed")
+        expect(event.createdAt).toBeInstanceOf(Date)
+      }
+      const unknown = yield* Effect.flip(Events.decode({ ...body, type: "billing.invoice.teleported" }))
+      expect(unknown._tag).toBe("ParseError")
     })
   )
 })

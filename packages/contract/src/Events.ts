@@ -66,7 +66,7 @@ interface CatalogEntry {
   readonly description: string
 }
 
-const entry = <O extends Schema.Schema.Any, F extends Schema.Struct.Fields = {}>(
+const entry = <O extends Schema.Schema.Any, F extends Schema.Struct.Fields = Record<never, never>>(
   object: O,
   description: string,
   fields: F = {} as F

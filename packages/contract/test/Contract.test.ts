@@ -10,6 +10,7 @@ import {
   ReportPaymentRequest,
   ReportSentRequest
 } from "../src/Billing.js"
+import { EVENT_CATALOG, EVENT_TYPES } from "../src/Events.js"
 import { IntegrationFailedRequest, ReadyRequest, RedeemConnectionReferenceRequest } from "../src/Integrations.js"
 import { openApiDocument } from "../src/OpenApiDocument.js"
 import { PageParams } from "../src/Page.js"
@@ -44,6 +45,8 @@ describe("openApiDocument", () => {
       "GET /v1/crm/signing-documents/{documentId}/content",
       "GET /v1/crm/signing-queue",
       "GET /v1/crm/withdrawal-queue",
+      "GET /v1/events",
+      "GET /v1/events/{eventId}",
       "GET /v1/integrations/configurations",
       "GET /v1/operational-contexts",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
@@ -145,6 +148,22 @@ describe("openApiDocument", () => {
     expect(notFound.description ?? JSON.stringify(document.paths["/v1/crm/signing-attempts/{attemptId}/signed"])).toContain(
       "INTEGRATIONS_CONFIGURATION_NOT_FOUND"
     )
+  })
+
+  it("lists every event type in its webhooks section, each with its envelope and resource", () => {
+    const webhooks = (document as unknown as { webhooks: Record<string, { post: { description: string; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }> }).webhooks
+    expect(Object.keys(webhooks)).toEqual([...EVENT_TYPES])
+    const schemas = document.components.schemas as Record<string, { properties: Record<string, { enum?: ReadonlyArray<string>; properties?: Record<string, unknown> }>; required: ReadonlyArray<string> }>
+    for (const type of EVENT_TYPES) {
+      const schema = schemas[webhooks[type]!.post.requestBody.content["application/json"]!.schema.$ref.replace("#/components/schemas/", "")]!
+      expect(schema.properties["type"]?.enum).toEqual([type])
+      expect(schema.required).toEqual(["id", "createdAt", "organizationId", "operationalContextId", "type", "data"])
+      const data = schema.properties["data"]!.properties!
+      expect(Object.keys(data)).toEqual(["object", ...Object.keys(EVENT_CATALOG[type].fields)])
+      expect(webhooks[type]!.post.description).toContain("webhook-id")
+    }
+    expect(JSON.stringify(schemas["BillingInvoicePaymentRecordedEvent"])).toContain("#/components/schemas/Invoice")
+    expect(JSON.stringify(schemas["CrmSigningAttemptSignedEvent"])).toContain("#/components/schemas/SigningAttempt")
   })
 
   it("leaves out the platform's generic decode error", () => {

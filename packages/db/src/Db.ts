@@ -58,18 +58,26 @@ export interface DbService {
 
 /** The embedded PGlite behind a kysely instance made by {@link makeKysely}, for {@link scriptRunner}. */
 const embedded = new WeakMap<Kysely<Database>, PGlite>()
+/** The pg pool behind a kysely instance made by {@link makeKysely}, for {@link scriptRunner}. */
+const pools = new WeakMap<Kysely<Database>, pg.Pool>()
+
+/** The rows of a pg result, or of every statement's result when the text held several. */
+const rowsOf = (result: pg.QueryResult | ReadonlyArray<pg.QueryResult>): Array<unknown> =>
+  Array.isArray(result) ? result.flatMap((one: pg.QueryResult) => one.rows ?? []) : (result as pg.QueryResult).rows
 
 /**
  * A runner of statements for a library that brings its own SQL (the pg-boss job queue, issue 22), outside any
- * transaction: one statement with parameters, or a script of several statements without any (PGlite runs such a
- * script through `exec`, as PostgreSQL's simple protocol does). On PGlite each call waits for kysely's one
- * connection, so it never runs inside another fiber's open transaction; a failed script's open transaction is
- * rolled back, as a pooled connection would be dropped. Resolves to the rows (of every statement of a script).
+ * transaction: one statement with parameters, or a script of several statements without any (as PostgreSQL's simple
+ * protocol runs it). On PostgreSQL it takes a connection of the pool for each call; on PGlite it waits for kysely's
+ * one connection, so it never runs inside another fiber's open transaction, and runs a script through `exec`,
+ * rolling back what a failed script left open (as a pooled connection would be dropped). Resolves to the rows, of
+ * every statement of a script.
  */
 export const scriptRunner = (service: DbService) => {
   const pglite = embedded.get(service.kysely)
+  const pool = pools.get(service.kysely)
   const plain = service.kysely.withoutPlugins()
-  return (text: string, values?: ReadonlyArray<unknown>): Promise<{ rows: Array<unknown> }> =>
+  const onPglite = (text: string, values: ReadonlyArray<unknown> | undefined) =>
     plain.connection().execute(async (connection) => {
       if (pglite === undefined || (values !== undefined && values.length > 0)) {
         const result = await connection.executeQuery(CompiledQuery.raw(text, [...(values ?? [])]))
@@ -83,6 +91,10 @@ export const scriptRunner = (service: DbService) => {
         throw error
       }
     })
+  return (text: string, values?: ReadonlyArray<unknown>): Promise<{ rows: Array<unknown> }> =>
+    pool === undefined
+      ? onPglite(text, values)
+      : pool.query(text, values === undefined ? undefined : [...values]).then((result) => ({ rows: rowsOf(result) }))
 }
 
 /** The database service. Use {@link query} and {@link transaction} rather than `kysely` directly. */
@@ -208,7 +220,9 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     })
     // An idle client's error (a restarted server) must not crash the process; the next query reconnects.
     pool.on("error", () => {})
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    pools.set(kysely, pool)
+    return kysely
   }
   // A first start on a fresh machine: the data directory and its parents don't exist yet.
   if (config.dataDir !== undefined) await mkdir(config.dataDir, { recursive: true })

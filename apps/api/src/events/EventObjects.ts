@@ -16,6 +16,7 @@ import {
   InstallationReference,
   InvoiceRunReference
 } from "@propline/contract/Events"
+import type { OperationalContextId } from "@propline/contract/Ids"
 import { IntegrationConfiguration } from "@propline/contract/Integrations"
 import { Invoice } from "@propline/contract/Invoice"
 import { InvoiceProposal } from "@propline/contract/InvoiceProposal"
@@ -116,8 +117,8 @@ const withdrawal: ObjectReader = (organizationId, payload) =>
 const run: ObjectReader = (_organizationId, payload) =>
   Effect.succeed(
     encodeRun(
-      InvoiceRunReference.make(
-        { id: text(payload, "invoiceRunId"), operationalContextId: text(payload, "operationalContextId") } as never,
+      new InvoiceRunReference(
+        { id: text(payload, "invoiceRunId"), operationalContextId: text(payload, "operationalContextId") as OperationalContextId },
         true
       )
     )
@@ -146,7 +147,7 @@ const configuration: ObjectReader = (organizationId, payload) =>
 
 const installation: ObjectReader = (_organizationId, payload) =>
   Effect.succeed(
-    encodeInstallation(InstallationReference.make({ id: text(payload, "installationId"), appId: text(payload, "appId") }, true))
+    encodeInstallation(new InstallationReference({ id: text(payload, "installationId"), appId: text(payload, "appId") }, true))
   )
 
 /** The reader of each event type's resource. */

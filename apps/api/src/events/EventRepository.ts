@@ -150,16 +150,17 @@ export class EventRepository extends Effect.Service<EventRepository>()("@proplin
           ),
 
     /**
-     * Deletes up to `limit` events published before `before` (rows another purge holds are skipped); resolves to
-     * how many it deleted. Unpublished rows are never purged.
+     * Deletes up to `limit` events published more than `retentionDays` ago by the database's clock, as the feed
+     * counts them (rows another purge holds are skipped); resolves to how many it deleted. Unpublished rows are
+     * never purged.
      */
-    purge: (before: Date, limit: number) =>
+    purge: (retentionDays: number, limit: number) =>
       Effect.map(
         Sql.rows(
           sql<{ readonly id: string }>`
             delete from events where id in (
               select id from events
-              where published_at is not null and published_at < ${before}
+              where published_at is not null and published_at <= now() - make_interval(days => ${retentionDays})
               limit ${limit}
               for update skip locked)
             returning id`

@@ -26,14 +26,12 @@ export const PURGE_INTERVAL = Duration.hours(1)
 /** Rows one purge transaction deletes at most. */
 export const PURGE_CHUNK = 1000
 
-/** Deletes every event published more than 30 days before now, in chunks; resolves to how many it deleted. */
+/** Deletes every event published more than 30 days ago, in chunks; resolves to how many it deleted. */
 export const purgeExpired = Effect.gen(function* () {
   const events = yield* EventRepository
-  const now = yield* Sql.now
-  const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000)
   let total = 0
   for (;;) {
-    const deleted = yield* Sql.transaction(events.purge(before, PURGE_CHUNK))
+    const deleted = yield* Sql.transaction(events.purge(EVENT_RETENTION_DAYS, PURGE_CHUNK))
     total += deleted
     if (deleted < PURGE_CHUNK) return total
   }

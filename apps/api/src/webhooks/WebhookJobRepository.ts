@@ -51,7 +51,7 @@ export class WebhookJobRepository extends Context.Tag("@propline/api/webhooks/We
         superviseIntervalSeconds: settings.superviseSeconds,
         schedule: false
       })
-      boss.on("error", (error) => Effect.runFork(Effect.logWarning("pg-boss", error)))
+      boss.on("error", (error) => Effect.runFork(Effect.logWarning(`pg-boss: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)))
       yield* Effect.acquireRelease(
         Effect.promise(async () => {
           await boss.start()

@@ -1,6 +1,7 @@
 /**
- * The webhook delivery loop of the worker role (issue 22, item 5): `WEBHOOK_CONCURRENCY` pg-boss workers in this
- * process, each claiming one job at a time from the shared queue and performing it (`WebhookDeliveryService`). Any
+ * The webhook delivery loop of the worker role (issue 22, item 5): about `WEBHOOK_CONCURRENCY` attempts at once in
+ * this process — pg-boss workers each claiming up to 5 jobs from the shared queue and performing them side by side
+ * (`WebhookDeliveryService`). Any
  * number of processes run it against one database. Stops with its scope: pg-boss stops fetching and waits for the
  * attempts in flight.
  */
@@ -11,6 +12,9 @@ import { WebhookDeliveryService } from "./WebhookDeliveryService.js"
 import { type DeliveryJob, QUEUE, WebhookJobRepository } from "./WebhookJobRepository.js"
 import { WebhookSettings } from "./WebhookSettings.js"
 
+/** The most jobs one pg-boss worker claims at a time. */
+const BATCH = 5
+
 export const WebhookWorkerLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const { boss } = yield* WebhookJobRepository
@@ -20,9 +24,14 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     const workerId = yield* Effect.promise(() =>
       boss.work<DeliveryJob>(
         QUEUE,
-        { batchSize: 1, localConcurrency: settings.concurrency, pollingIntervalSeconds: settings.pollingSeconds },
+        {
+          // Batches of up to 5 jobs, attempted side by side; pg-boss fetches the next batch at once after a full one.
+          batchSize: Math.min(settings.concurrency, BATCH),
+          localConcurrency: Math.ceil(settings.concurrency / Math.min(settings.concurrency, BATCH)),
+          pollingIntervalSeconds: settings.pollingSeconds
+        },
         async (jobs) => {
-          for (const job of jobs) await run(service.perform(job.data))
+          await Promise.all(jobs.map((job) => run(service.perform(job.data))))
         }
       )
     )

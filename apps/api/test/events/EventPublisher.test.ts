@@ -6,7 +6,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -135,6 +135,34 @@ describe.each(TestDatabase.kinds())("the events publisher on %s", (kind) => {
     const handed: Array<string> = []
     await run(drain(10).pipe(Effect.provide(recorder(handed))))
     expect(handed.sort()).toEqual((await rows()).map((row) => row.id).sort())
+  })
+
+  it("an append wakes this process's publisher after its transaction commits, never when it rolls back", async () => {
+    const wakes: Array<string> = []
+    const listening = await run(
+      Effect.gen(function* () {
+        const scope = yield* Scope.make()
+        yield* Outbox.onAppended(() => void wakes.push("woken")).pipe(Scope.extend(scope))
+        return scope
+      })
+    )
+    const event = { _tag: "billing.invoice.approved", organizationId: org.organizationId, operationalContextId: org.propertyId, invoiceId: randomUUID(), at: new Date() }
+    await run(
+      Sql.transaction(
+        Effect.gen(function* () {
+          yield* Outbox.append([event])
+          yield* Outbox.append([event])
+          // Not yet: the transaction has not committed.
+          expect(wakes).toEqual([])
+        })
+      )
+    )
+    expect(wakes).toEqual(["woken"])
+    await runtime.runPromiseExit(Sql.transaction(Effect.zipRight(Outbox.append([event]), Effect.fail("refused"))))
+    expect(wakes).toEqual(["woken"])
+    await run(Scope.close(listening, Exit.void))
+    await run(Sql.transaction(Outbox.append([event])))
+    expect(wakes).toEqual(["woken"])
   })
 
   it("retention deletes the events published more than 30 days ago, never an unpublished one", async () => {
