@@ -220,6 +220,14 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     /** Inserts lines of an invoice (after the charges they reference). */
     insertLines,
 
+    /** Invoices by id, of any organization, deleted or not (the events publisher renders a batch's at once). */
+    byIds: (ids: ReadonlyArray<string>) =>
+      ids.length === 0
+        ? Effect.succeed<ReadonlyArray<InvoiceRecord>>([])
+        : Sql.query((db) => db.selectFrom("invoices").selectAll().where("id", "in", ids).execute()).pipe(
+            Effect.map((rows) => rows.map(toInvoice))
+          ),
+
     /** An invoice of the organization by id, deleted or not (an operator's replayed act reads what it made). */
     byId: (organizationId: string, id: string) =>
       Sql.query((db) =>

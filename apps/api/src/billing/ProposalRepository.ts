@@ -30,6 +30,11 @@ const proposalColumns = Sql.columns<ProposalColumns>({
   cancelledAt: true
 })
 
+const toProposalRecord = (row: Selectable<InvoiceProposalTable>): InvoiceProposalRecord => {
+  const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
+  return fields as InvoiceProposalRecord
+}
+
 /** A proposal of the organization by id, whatever its context; locked (`for update`) when `lock` is true. */
 const proposalOf = (organizationId: string, proposalId: string, lock: boolean) =>
   Sql.query((db) => {
@@ -39,13 +44,7 @@ const proposalOf = (organizationId: string, proposalId: string, lock: boolean) =
       .where("id", "=", proposalId)
       .where("organizationId", "=", organizationId)
     return (lock ? query.forUpdate() : query).executeTakeFirst()
-  }).pipe(
-    Effect.map((row) => {
-      if (row === undefined) return undefined
-      const { invoiceId: _invoiceId, ...fields } = withoutNulls(row)
-      return fields as InvoiceProposalRecord
-    })
-  )
+  }).pipe(Effect.map((row) => (row === undefined ? undefined : toProposalRecord(row))))
 
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
   succeed: {
@@ -141,8 +140,13 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
     /** A proposal of the organization, locked, whatever its context (an operator's action). */
     lockForOperator: (organizationId: string, proposalId: string) => proposalOf(organizationId, proposalId, true),
 
-    /** A proposal of the organization, not locked (the events publisher renders it). */
-    find: (organizationId: string, proposalId: string) => proposalOf(organizationId, proposalId, false),
+    /** Proposals by id, of any organization, not locked (the events publisher renders a batch's at once). */
+    findMany: (ids: ReadonlyArray<string>) =>
+      ids.length === 0
+        ? Effect.succeed<ReadonlyArray<InvoiceProposalRecord>>([])
+        : Sql.query((db) => db.selectFrom("invoiceProposals").selectAll().where("id", "in", ids).execute()).pipe(
+            Effect.map((rows) => rows.map(toProposalRecord))
+          ),
 
     /** Writes a proposal's verdict fields (status, externalReference, reason, timestamps, created invoice). */
     update: (proposal: InvoiceProposalRecord, invoiceId?: string) =>

@@ -93,19 +93,42 @@ const encodeConfiguration = encoded(IntegrationConfiguration)
 const encodeRun = encoded(InvoiceRunReference)
 const encodeInstallation = encoded(InstallationReference)
 
-const invoice: ObjectReader = (organizationId, payload, now) =>
-  Effect.flatMap(InvoiceRepository, (invoices) =>
-    Effect.map(invoices.byId(organizationId, text(payload, "invoiceId")), (record) =>
-      encodeInvoice(record === undefined ? undefined : toInvoice(record, now.toISOString().slice(0, 10)))
-    )
-  )
+/** A resource read for a whole batch at once: its JSON and organization, by id. */
+type BatchRead = ReadonlyMap<string, { readonly organizationId: string; readonly json: unknown }>
 
-const proposal: ObjectReader = (organizationId, payload) =>
-  Effect.flatMap(ProposalRepository, (proposals) =>
-    Effect.map(proposals.find(organizationId, text(payload, "proposalId")), (record) =>
-      encodeProposal(record === undefined ? undefined : toProposal(record))
-    )
-  )
+/**
+ * Resources read for a whole batch in one statement each (the hot paths' events: pass, reports, payments), by the
+ * payload field naming them.
+ */
+const batched = {
+  invoice: {
+    field: "invoiceId",
+    read: (ids: ReadonlyArray<string>, now: Date): Effect.Effect<BatchRead, never, Db.Db | InvoiceRepository> =>
+      Effect.flatMap(InvoiceRepository, (invoices) =>
+        Effect.map(invoices.byIds(ids), (records) => {
+          const today = now.toISOString().slice(0, 10)
+          return new Map(records.map((record) => [record.id, { organizationId: record.organizationId, json: encodeInvoice(toInvoice(record, today)) }]))
+        })
+      )
+  },
+  proposal: {
+    field: "proposalId",
+    read: (ids: ReadonlyArray<string>): Effect.Effect<BatchRead, never, Db.Db | ProposalRepository> =>
+      Effect.flatMap(ProposalRepository, (proposals) =>
+        Effect.map(proposals.findMany(ids), (records) =>
+          new Map(records.map((record) => [record.id, { organizationId: record.organizationId, json: encodeProposal(toProposal(record)) }]))
+        )
+      )
+  }
+} as const
+
+type BatchKind = keyof typeof batched
+
+/** How an event type's resource is read: with its batch ({@link batched}), or one by one. */
+type Reader = BatchKind | ObjectReader
+
+const invoice: Reader = "invoice"
+const proposal: Reader = "proposal"
 
 const withdrawal: ObjectReader = (organizationId, payload) =>
   Effect.flatMap(WithdrawalRepository, (withdrawals) =>
@@ -151,7 +174,7 @@ const installation: ObjectReader = (_organizationId, payload) =>
   )
 
 /** The reader of each event type's resource. */
-const readers: { readonly [Type in DomainEventType]: ObjectReader } = {
+const readers: { readonly [Type in DomainEventType]: Reader } = {
   "billing.invoice.created": invoice,
   "billing.invoice.approved": invoice,
   "billing.invoice.failed": invoice,
@@ -205,25 +228,52 @@ const isDomainType = (type: string): type is DomainEventType => Object.hasOwn(re
 
 const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null)
 
-/**
- * Renders an outbox event of `type` (its `payload` as stored) at `now`: the resource through its reader, the event's
- * own fields (the catalog's) from the payload, its operational context and, for `integrations.*`, its installation.
- * A type the catalog does not know renders with a null object (it is published, but no reader's scope shows it).
- */
-export const render = (
-  type: string,
-  organizationId: string,
-  payload: Payload,
-  now: Date
-): Effect.Effect<RenderedEvent, never, Db.Db | Readers> => {
-  const scope = {
-    operationalContextId: nullableText(payload["operationalContextId"]),
-    installationId: type.startsWith("integrations.") ? nullableText(payload["installationId"]) : null
-  }
-  if (!isDomainType(type)) return Effect.succeed({ ...scope, data: { object: null } })
-  const fields = Object.keys(EVENT_CATALOG[type].fields)
-  return Effect.map(readers[type](organizationId, payload, now), (object) => ({
-    ...scope,
-    data: { object, ...Object.fromEntries(fields.map((field) => [field, payload[field]])) }
-  }))
+/** An outbox event as the publisher claimed it. */
+export interface OutboxEvent {
+  readonly type: string
+  readonly organizationId: string
+  /** The domain event as `Outbox.append` stored it. */
+  readonly payload: Payload
 }
+
+/**
+ * Renders a batch of outbox events at `now`, in order: each one's resource through its reader (the batched kinds
+ * in one statement per kind for the whole batch, only within the event's organization), the event's own fields
+ * (the catalog's) from the payload, its operational context and, for `integrations.*`, its installation. A type
+ * the catalog does not know renders with a null object (it is published, but no reader's scope shows it).
+ */
+export const renderAll = (
+  events: ReadonlyArray<OutboxEvent>,
+  now: Date
+): Effect.Effect<ReadonlyArray<RenderedEvent>, never, Db.Db | Readers> =>
+  Effect.gen(function* () {
+    const reads = new Map<BatchKind, BatchRead>()
+    for (const kind of Object.keys(batched) as ReadonlyArray<BatchKind>) {
+      const ids = events.flatMap((event) =>
+        isDomainType(event.type) && readers[event.type] === kind ? [text(event.payload, batched[kind].field)] : []
+      )
+      if (ids.length > 0) reads.set(kind, yield* batched[kind].read([...new Set(ids)], now))
+    }
+    const rendered: Array<RenderedEvent> = []
+    for (const { organizationId, payload, type } of events) {
+      const scope = {
+        operationalContextId: nullableText(payload["operationalContextId"]),
+        installationId: type.startsWith("integrations.") ? nullableText(payload["installationId"]) : null
+      }
+      if (!isDomainType(type)) {
+        rendered.push({ ...scope, data: { object: null } })
+        continue
+      }
+      const reader = readers[type]
+      let object: unknown
+      if (typeof reader === "string") {
+        const found = reads.get(reader)?.get(text(payload, batched[reader].field))
+        object = found !== undefined && found.organizationId === organizationId ? found.json : null
+      } else {
+        object = yield* reader(organizationId, payload, now)
+      }
+      const fields = Object.keys(EVENT_CATALOG[type].fields)
+      rendered.push({ ...scope, data: { object, ...Object.fromEntries(fields.map((field) => [field, payload[field]])) } })
+    }
+    return rendered
+  })

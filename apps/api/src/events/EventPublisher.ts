@@ -2,7 +2,7 @@
  * The publisher (issue 22, item 5): turns the outbox rows of `events` into published events, exactly once, with any
  * number of publishers (processes of the worker role, or fibers) on one database. One batch is one transaction:
  * claim up to `limit` unpublished rows, oldest first, with `for update skip locked` (concurrent publishers claim
- * disjoint rows and never wait for each other), render each one's envelope (`EventObjects.render`: the resource as
+ * disjoint rows and never wait for each other), render each one's envelope (`EventObjects.renderAll`: the resource as
  * the API returns it, read now — moments after its change committed), stamp the rows published, and hand the
  * batch to {@link EventFanout} in the same transaction, so what it makes (webhook deliveries) exists exactly when
  * the rows are published. A failure or an interruption rolls the batch back; its rows wait for the next claim.
@@ -15,7 +15,7 @@ import { type EventEnvelope, FEED_SETTLE_SECONDS } from "@propline/contract/Even
 import { Duration, Effect, Option } from "effect"
 import * as Sql from "../platform/Sql.js"
 import { EventFanout } from "./EventFanout.js"
-import { render } from "./EventObjects.js"
+import { renderAll } from "./EventObjects.js"
 import { EventRepository } from "./EventRepository.js"
 import type { PublishedEvent } from "./PublishedEvent.js"
 
@@ -34,9 +34,10 @@ export const publishBatch = (limit: number) =>
       const rows = yield* events.claim(limit)
       if (rows.length === 0) return 0
       const now = yield* Sql.now
+      const renderings = yield* renderAll(rows, now)
       const published: Array<PublishedEvent> = []
-      for (const row of rows) {
-        const rendered = yield* render(row.type, row.organizationId, row.payload, now)
+      for (const [index, row] of rows.entries()) {
+        const rendered = renderings[index]!
         const envelope: EventEnvelope = {
           id: row.id,
           type: row.type,
