@@ -6,9 +6,9 @@
  *
  * Its loops:
  * - the events publisher and the 30-day retention purge (`events/EventWorker.ts`);
- * - the webhook deliveries: the webhooks capability adds its loop to {@link workerLoops} and provides its
- *   `EventFanout` (in place of `EventFanoutNone`) (one delivery job per event and endpoint, made in the
- *   publisher's transaction).
+ * - the webhook deliveries (`webhooks/WebhooksLive.ts`): the webhooks' `EventFanout`, which the publisher calls in
+ *   its transaction (one delivery and its job per event and receiving endpoint), and the delivery loop on the
+ *   pg-boss queue.
  */
 import { Layer } from "effect"
 import { EventWorkerLive } from "./events/EventWorker.js"

@@ -11,7 +11,7 @@ describe("Subscription.receives", () => {
   })
 
   it("not an event of another type, organization or context, nor an installation's integrations event", () => {
-    expect(receives({ eventTypes: ["booking.request.approved"], reader }, event)).toBe(false)
+    expect(receives({ eventTypes: ["booking.booking_request.approved"], reader }, event)).toBe(false)
     expect(receives({ eventTypes: [], reader }, { ...event, organizationId: "org-2" })).toBe(false)
     expect(receives({ eventTypes: [], reader }, { ...event, operationalContextId: "ctx-b" })).toBe(false)
     expect(receives({ eventTypes: [], reader }, { ...event, type: "integrations.configuration.ready", installationId: "i-1" })).toBe(false)

@@ -132,7 +132,8 @@ export const ConfirmButton = (props: {
   readonly confirm: string
   readonly onConfirm: () => unknown
   readonly disabled?: boolean
-  readonly danger?: boolean
+  /** The buttons' style: `danger` for a change that can't be undone, `secondary` for a quieter one. */
+  readonly tone?: "danger" | "secondary"
 }) => {
   const id = useId()
   const [asking, setAsking] = useState(false)
@@ -144,7 +145,7 @@ export const ConfirmButton = (props: {
     else if (wasAsking.current) opener.current?.focus()
     wasAsking.current = asking
   }, [asking])
-  const className = props.danger === true ? "danger" : undefined
+  const className = props.tone
   if (!asking) {
     return (
       <button ref={opener} type="button" className={className} onClick={() => setAsking(true)} disabled={props.disabled}>

@@ -5,6 +5,9 @@
  * refusals (VALIDATION_FAILED with issues; another organization's records are 404), an audit entry per change.
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
+import * as Outbox from "../../src/platform/Outbox.js"
+import * as Sql from "../../src/platform/Sql.js"
+import * as Fixtures from "../support/Fixtures.js"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminCall, auditCount, operator, signIn, type Session } from "../support/AdminClient.js"
@@ -112,6 +115,39 @@ describe.each(TestDatabase.kinds())("console webhooks (%s)", (kind) => {
     expect(since.status).toBe(202)
     expect(since.body).toEqual({ queued: 0 })
     expect(await console_.app.run(auditCount(console_.org.organizationId, "webhooks.endpoint.redelivered_since"))).toBe(1)
+  }, 60_000)
+
+  it("delivers a change end to end: outbox → publisher → fan-out → a signed request whose body is the event", async () => {
+    hook.received.length = 0
+    hook.answer = () => ({ status: 204 })
+    const created = await api("/api/webhook-endpoints", {
+      body: { url: hook.url("/e2e"), eventTypes: ["billing.invoice.approved"], contextIds: [console_.org.regionId] }
+    })
+    const { secret } = created.body
+    const invoiceId = await console_.app.run(Fixtures.approvedInvoice(console_.org))
+    const otherInvoiceId = await console_.app.run(Fixtures.approvedInvoice(console_.org, { contextId: console_.org.otherPropertyId }))
+    const approved = (id: string, contextId: string): Outbox.OutboxEvent & Record<string, unknown> => ({
+      _tag: "billing.invoice.approved",
+      organizationId: console_.org.organizationId,
+      operationalContextId: contextId,
+      invoiceId: id,
+      at: new Date()
+    })
+    // The second is outside the endpoint's region: not delivered.
+    await console_.app.run(Sql.transaction(Outbox.append([approved(invoiceId, console_.org.propertyId), approved(otherInvoiceId, console_.org.otherPropertyId)])))
+    await waitFor(() => hook.received.some((request) => request.path === "/e2e"), 30_000, "the published event delivered")
+    const request = hook.received.find((one) => one.path === "/e2e")!
+    const body = new Webhook(secret.secret).verify(request.body, request.headers as Record<string, string>) as {
+      id: string
+      type: string
+      organizationId: string
+      data: { object: { id: string } }
+    }
+    expect(body).toMatchObject({ type: "billing.invoice.approved", organizationId: console_.org.organizationId })
+    expect(body.data.object.id).toBe(invoiceId)
+    expect(request.headers["webhook-id"]).toBe(body.id)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(hook.received.filter((one) => one.path === "/e2e")).toHaveLength(1)
   }, 60_000)
 
   it("refuses what can't be saved and shows another organization nothing", async () => {

@@ -4,6 +4,7 @@
  * service), published events made up for the fan-out, and waiting on a condition (bounded, polling).
  */
 import * as Db from "@propline/db/Db"
+import { EVENT_TYPES as CATALOG_TYPES } from "@propline/contract/Events"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -113,7 +114,7 @@ export const createEndpoint = (
     service.create(organizationId, { description: "", eventTypes: [], contextIds: [], ...input }, knownTypes, operatorActor)
   )
 
-export const EVENT_TYPES = ["billing.invoice.approved", "crm.signing_attempt.signed", "booking.request.approved", "integrations.configuration.ready"]
+export const EVENT_TYPES: ReadonlyArray<string> = CATALOG_TYPES
 
 /** A published event as the publisher hands it to the fan-out. */
 export const publishedEvent = (input: {

@@ -70,7 +70,7 @@ describe.each(TestDatabase.kinds())("who receives an event (%s)", (kind) => {
     const endpoints = {
       northAll: await create(north.organizationId, { url }),
       northNorge: await create(north.organizationId, { url, contextIds: [north.otherPropertyId] }),
-      northBookingOnly: await create(north.organizationId, { url, eventTypes: ["booking.request.approved"] }),
+      northBookingOnly: await create(north.organizationId, { url, eventTypes: ["booking.booking_request.approved"] }),
       fjordAll: await create(fjord.organizationId, { url }),
       app: await create(fjord.organizationId, { url, connectorAppId: app.appId }),
       suspendedApp: await create(fjord.organizationId, { url, connectorAppId: suspended.appId })
@@ -80,7 +80,7 @@ describe.each(TestDatabase.kinds())("who receives an event (%s)", (kind) => {
       northBillingKungsholmen: publishedEvent({ organizationId: north.organizationId, contextId: north.propertyId }),
       northBillingAker: publishedEvent({ organizationId: north.organizationId, contextId: north.otherPropertyId }),
       northSigningKungsholmen: publishedEvent({ organizationId: north.organizationId, type: "crm.signing_attempt.signed", contextId: north.propertyId }),
-      northBookingAker: publishedEvent({ organizationId: north.organizationId, type: "booking.request.approved", contextId: north.otherPropertyId }),
+      northBookingAker: publishedEvent({ organizationId: north.organizationId, type: "booking.booking_request.approved", contextId: north.otherPropertyId }),
       northIntegrationsOfApp: publishedEvent({
         organizationId: north.organizationId,
         type: "integrations.configuration.ready",
@@ -94,7 +94,7 @@ describe.each(TestDatabase.kinds())("who receives an event (%s)", (kind) => {
         installationId: suspended.installationId
       }),
       fjordBilling: publishedEvent({ organizationId: fjord.organizationId, contextId: fjord.propertyId }),
-      fjordBookingRoot: publishedEvent({ organizationId: fjord.organizationId, type: "booking.request.approved", contextId: fjord.rootId })
+      fjordBookingRoot: publishedEvent({ organizationId: fjord.organizationId, type: "booking.booking_request.approved", contextId: fjord.rootId })
     }
     await webhooks.run(publish(Object.values(events)))
     // Once: the same batch again (a publisher retrying after a crash) makes no second delivery.

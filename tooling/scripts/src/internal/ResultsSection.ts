@@ -1,24 +1,39 @@
 /**
  * Writes the last benchmark's table into `docs/performance.md`, between two marker comments, so the figures there
- * always come from `pnpm bench` and never from hand editing.
+ * always come from `pnpm bench` (and `pnpm bench:webhooks`, between its own markers) and never from hand editing.
  */
 import { readFile, writeFile } from "node:fs/promises"
 
 export const START_MARKER = "<!-- bench:results:start (written by pnpm bench; do not edit by hand) -->"
 export const END_MARKER = "<!-- bench:results:end -->"
 
-/** `page` with the text between the markers replaced by `content`; throws unless both markers occur once, in order. */
-export const replaceBetweenMarkers = (page: string, content: string): string => {
-  const start = page.indexOf(START_MARKER)
-  const end = page.indexOf(END_MARKER)
-  if (start < 0 || end < start || page.indexOf(START_MARKER, start + 1) >= 0 || page.indexOf(END_MARKER, end + 1) >= 0) {
-    throw new Error(`the results page must hold "${START_MARKER}" and then "${END_MARKER}", once each`)
-  }
-  return `${page.slice(0, start + START_MARKER.length)}\n${content.trim()}\n${page.slice(end)}`
+/** A section's two markers. */
+export interface Markers {
+  readonly start: string
+  readonly end: string
 }
 
-/** Rewrites the section between the markers of the Markdown page at `path`. */
-export const writeResultsSection = async (path: string, content: string): Promise<void> => {
+/** `pnpm bench`'s section. */
+export const BENCH_MARKERS: Markers = { start: START_MARKER, end: END_MARKER }
+
+/** `pnpm bench:webhooks`'s section. */
+export const WEBHOOKS_MARKERS: Markers = {
+  start: "<!-- bench:webhooks:start (written by pnpm bench:webhooks; do not edit by hand) -->",
+  end: "<!-- bench:webhooks:end -->"
+}
+
+/** `page` with the text between the markers replaced by `content`; throws unless both markers occur once, in order. */
+export const replaceBetweenMarkers = (page: string, content: string, markers: Markers = BENCH_MARKERS): string => {
+  const start = page.indexOf(markers.start)
+  const end = page.indexOf(markers.end)
+  if (start < 0 || end < start || page.indexOf(markers.start, start + 1) >= 0 || page.indexOf(markers.end, end + 1) >= 0) {
+    throw new Error(`the results page must hold "${markers.start}" and then "${markers.end}", once each`)
+  }
+  return `${page.slice(0, start + markers.start.length)}\n${content.trim()}\n${page.slice(end)}`
+}
+
+/** Rewrites the section between the markers (`pnpm bench`'s by default) of the Markdown page at `path`. */
+export const writeResultsSection = async (path: string, content: string, markers: Markers = BENCH_MARKERS): Promise<void> => {
   const page = await readFile(path, "utf8")
-  await writeFile(path, replaceBetweenMarkers(page, content))
+  await writeFile(path, replaceBetweenMarkers(page, content, markers))
 }

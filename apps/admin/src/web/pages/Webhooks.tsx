@@ -7,6 +7,7 @@
  * attempts with status, latency and the response's first 1 KB, the payload, redeliver). A connector app's one
  * webhook is declared on the app's page ({@link AppWebhookSection}). The webhooks services decide every rule.
  */
+import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import type { RevealedWebhookSecret, WebhookDeliveryView, WebhookEndpointView } from "@propline/contract/WebhooksAdmin"
@@ -533,7 +534,9 @@ const EndpointActions = (props: {
     if (done !== undefined) props.reload()
   }
   const remove = async () => {
-    if ((await action.run(() => call((client) => client.webhooks.delete({ path: { endpointId } })))) !== undefined) navigate("/webhooks")
+    // 204 has no value: `true` tells the deletion from a refusal.
+    const deleted = await action.run(() => call((client) => Effect.as(client.webhooks.delete({ path: { endpointId } }), true)))
+    if (deleted === true) navigate("/webhooks")
   }
   return (
     <>
@@ -548,6 +551,7 @@ const EndpointActions = (props: {
           confirm="Rotate the secret"
           onConfirm={rotate}
           disabled={action.busy}
+          tone="secondary"
         />
         {endpoint.status === "enabled" ? (
           <ConfirmButton
@@ -556,7 +560,7 @@ const EndpointActions = (props: {
             confirm="Disable the endpoint"
             onConfirm={toggle}
             disabled={action.busy}
-            danger
+            tone="danger"
           />
         ) : (
           <button type="button" onClick={toggle} disabled={action.busy}>
@@ -569,7 +573,7 @@ const EndpointActions = (props: {
           confirm="Delete the endpoint"
           onConfirm={remove}
           disabled={action.busy}
-          danger
+          tone="danger"
         />
       </div>
     </>
