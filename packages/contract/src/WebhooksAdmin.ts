@@ -13,13 +13,15 @@
  * entry `webhooks.endpoint.auto_disabled`); enabling it again resumes delivery of new events (redeliver the missed
  * ones with `redeliverSince`).
  *
- * Refusals: WEBHOOKS_DESTINATION_REFUSED (400: the URL is not https://…, or http://… where private destinations are
- * not allowed, or names a loopback, private, link-local or metadata address), WEBHOOKS_APP_WEBHOOK_EXISTS (409: the
- * app has one already), VALIDATION_FAILED (400); another organization's endpoint, delivery or app is 404.
+ * Refusals: VALIDATION_FAILED (400) with one issue per field — `/url` (not https://…, or http://… where private
+ * destinations are not allowed, or naming localhost or a loopback, private, link-local or metadata address),
+ * `/eventTypes/<i>` (not a type of the catalog), `/contextIds/<i>` (not the organization's; for an app's webhook,
+ * `/contextIds` must be empty), `/connectorAppId` (the app has a webhook already); another organization's endpoint,
+ * delivery or app is 404.
  */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Conflict, NotFound } from "./Problem.js"
+import { NotFound } from "./Problem.js"
 import { body } from "./Request.js"
 import { Schema } from "effect"
 import { Choice, Filter, Page, PageQuery } from "./AdminPage.js"
@@ -202,7 +204,6 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .setPayload(body(CreateWebhookEndpointRequest))
       .addSuccess(WebhookEndpointWithSecret, { status: 201 })
       .addError(NotFound)
-      .addError(Conflict)
   )
   .add(
     HttpApiEndpoint.put("update", "/api/webhook-endpoints/:endpointId")

@@ -1,9 +1,31 @@
 /** Deliveries and their attempts (issue 22, item 3): made by the fan-out, claimed and recorded by the worker. */
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "@propline/db/Database"
 import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import * as Sql from "../platform/Sql.js"
 
 export type DeliveryRow = WebhookDeliveryTable
+
+/** What a delivery is of: the endpoint, and the event's organization, id, type and body. */
+export type DeliveryOf = Pick<DeliveryRow, "endpointId" | "organizationId" | "eventId" | "eventType" | "payload">
+
+/** A new delivery of `of`, pending its first attempt at `at`; `manual` for an operator's. */
+export const pendingDelivery = (of: DeliveryOf, at: Date, manual: boolean): DeliveryRow => ({
+  endpointId: of.endpointId,
+  organizationId: of.organizationId,
+  eventId: of.eventId,
+  eventType: of.eventType,
+  payload: of.payload,
+  id: randomUUID(),
+  status: "pending",
+  attemptCount: 0,
+  lastAttemptAt: null,
+  lastStatusCode: null,
+  nextAttemptAt: at,
+  deliveredAt: null,
+  manual,
+  createdAt: at
+})
 
 export class WebhookDeliveryRepository extends Effect.Service<WebhookDeliveryRepository>()("@propline/api/webhooks/WebhookDeliveryRepository", {
   succeed: {

@@ -11,13 +11,12 @@
 import { type EventReader, visibleContexts } from "@propline/identity/EventVisibility"
 import { ORGANIZATION_ROLES, receives } from "@propline/webhooks/Subscription"
 import { Effect, Layer } from "effect"
-import { randomUUID } from "node:crypto"
 import { ContextService } from "../contexts/ContextService.js"
 import { EventFanout } from "../events/EventFanout.js"
 import type { PublishedEvent } from "../events/PublishedEvent.js"
 import { InstallationRepository } from "../identity/InstallationRepository.js"
 import * as Sql from "../platform/Sql.js"
-import { type DeliveryRow, WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import { type DeliveryRow, pendingDelivery, WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 import { WebhookJobRepository } from "./WebhookJobRepository.js"
 
@@ -87,22 +86,9 @@ export const WebhookFanoutLive = Layer.effect(
             const payload = JSON.stringify(event.envelope)
             for (const receiver of receivers) {
               if (!receives(receiver, event)) continue
-              rows.push({
-                id: randomUUID(),
-                endpointId: receiver.endpointId,
-                organizationId,
-                eventId: event.id,
-                eventType: event.type,
-                payload,
-                status: "pending",
-                attemptCount: 0,
-                lastAttemptAt: null,
-                lastStatusCode: null,
-                nextAttemptAt: at,
-                deliveredAt: null,
-                manual: false,
-                createdAt: at
-              })
+              rows.push(
+                pendingDelivery({ endpointId: receiver.endpointId, organizationId, eventId: event.id, eventType: event.type, payload }, at, false)
+              )
             }
           }
         }

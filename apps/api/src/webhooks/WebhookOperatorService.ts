@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { type DeliveryRow, WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import { type DeliveryOf, pendingDelivery, WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
 import { type EndpointRow, WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 import { WebhookJobRepository } from "./WebhookJobRepository.js"
 import { seal } from "./WebhookSecrets.js"
@@ -80,20 +80,9 @@ export class WebhookOperatorService extends Effect.Service<WebhookOperatorServic
       })
 
     /** Queues a manual delivery of `of` (an event already delivered or made up) to the endpoint. */
-    const queueManual = (of: Pick<DeliveryRow, "endpointId" | "organizationId" | "eventId" | "eventType" | "payload">, at: Date) =>
+    const queueManual = (of: DeliveryOf, at: Date) =>
       Effect.gen(function* () {
-        const row: DeliveryRow = {
-          ...of,
-          id: randomUUID(),
-          status: "pending",
-          attemptCount: 0,
-          lastAttemptAt: null,
-          lastStatusCode: null,
-          nextAttemptAt: at,
-          deliveredAt: null,
-          manual: true,
-          createdAt: at
-        }
+        const row = pendingDelivery(of, at, true)
         yield* deliveries.insert([row])
         yield* jobs.enqueue([{ deliveryId: row.id, attempt: 1, startAfter: at }])
         return row

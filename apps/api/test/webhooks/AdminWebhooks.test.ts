@@ -28,7 +28,7 @@ describe.each(TestDatabase.kinds())("console webhooks (%s)", (kind) => {
     console_ = await startAdminConsole(kind)
     hook = await receiver()
     otherSession = await signIn(console_.app.adminUrl, await console_.app.run(operator(console_.other.organizationId)))
-  }, 120_000)
+  }, 300_000)
 
   afterAll(async () => {
     await hook?.close()

@@ -40,7 +40,7 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
     webhooks = await startWebhooks(database.config, testSettings())
     org = await webhooks.run(Fixtures.organization({ name: "Nordhavn" }))
     hook = await receiver()
-  }, 60_000)
+  }, 240_000)
 
   afterAll(async () => {
     await hook?.close()
@@ -56,8 +56,9 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
       expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
       const event = publishedEvent({ organizationId: org.organizationId, contextId: org.propertyId })
       await webhooks.run(publish([event]))
-      await waitFor(() => hook.received.length === 1, 10_000, "the first delivery")
-      const [delivered] = hook.received
+      const signed = () => hook.received.filter((request) => request.path === "/signed")
+      await waitFor(() => signed().length === 1, 20_000, "the first delivery")
+      const [delivered] = signed()
       expect(delivered!.body).toBe(JSON.stringify(event.envelope))
       expect(delivered!.headers["webhook-id"]).toBe(event.id)
       expect(new Webhook(first).verify(delivered!.body, delivered!.headers as Record<string, string>)).toEqual(event.envelope)
@@ -68,8 +69,8 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
       expect(second).not.toBe(first)
       const next = publishedEvent({ organizationId: org.organizationId, contextId: org.regionId })
       await webhooks.run(publish([next]))
-      await waitFor(() => hook.received.length === 2, 10_000, "the delivery after the rotation")
-      const rotated = hook.received[1]!
+      await waitFor(() => signed().length === 2, 20_000, "the delivery after the rotation")
+      const rotated = signed()[1]!
       const headers = rotated.headers as Record<string, string>
       expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2)
       expect(new Webhook(second).verify(rotated.body, headers)).toEqual(next.envelope)
@@ -84,7 +85,9 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
     it("a receiver that fails 5 times then succeeds is delivered to once; the log shows 6 attempts with their times", async () => {
       let calls = 0
       hook.received.length = 0
-      hook.answer = () => (++calls <= 5 ? { status: 503, body: `down ${calls}` } : { status: 200, body: "thanks" })
+      // Only this test's path counts: a request for another endpoint (a test that failed before) is answered 200.
+      hook.answer = (request) =>
+        request.path !== "/flaky" ? { status: 200 } : ++calls <= 5 ? { status: 503, body: `down ${calls}` } : { status: 200, body: "thanks" }
       const { endpoint } = await webhooks.run(createEndpoint(org.organizationId, { url: hook.url("/flaky") }))
       await webhooks.run(publish([publishedEvent({ organizationId: org.organizationId, contextId: org.propertyId })]))
       const delivered = async () => (await webhooks.run(deliveriesOf(endpoint.id)))[0]?.status === "delivered"
@@ -103,14 +106,14 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
       expect(hook.received.filter((request) => request.path === "/flaky")).toHaveLength(6)
       // One success: the receiver answered 2xx exactly once, and nothing more arrives.
       await new Promise((resolve) => setTimeout(resolve, 1500))
-      expect(hook.received).toHaveLength(6)
+      expect(hook.received.filter((request) => request.path === "/flaky")).toHaveLength(6)
       await webhooks.run(Effect.flatMap(WebhookOperatorService, (service) => service.delete(org.organizationId, endpoint.id, operatorActor)))
     }, 60_000)
   })
 
   describe("auto-disable", () => {
     it("an endpoint failing for the whole period is disabled, with an audit entry", async () => {
-      hook.answer = () => ({ status: 500 })
+      hook.answer = (request) => (request.path === "/down" ? { status: 500 } : { status: 200 })
       const { endpoint } = await webhooks.run(createEndpoint(org.organizationId, { url: hook.url("/down") }))
       const endpointStatus = async () =>
         (await webhooks.run(Db.query((db) => db.selectFrom("webhookEndpoints").selectAll().where("id", "=", endpoint.id).executeTakeFirstOrThrow())))

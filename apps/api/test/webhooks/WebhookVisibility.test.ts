@@ -51,7 +51,7 @@ describe.each(TestDatabase.kinds())("who receives an event (%s)", (kind) => {
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
     webhooks = await startWebhooks(database.config, testSettings(), { worker: false })
-  }, 60_000)
+  }, 240_000)
 
   afterAll(async () => {
     await webhooks?.dispose()

@@ -6,11 +6,12 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import { promisify } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
 import { testKeyEntry } from "../support/KeyEncryptionFixtures.js"
@@ -18,10 +19,13 @@ import { createEndpoint, publish, publishedEvent, type Receiver, receiver, start
 
 const apiRoot = path.resolve(import.meta.dirname, "../..")
 
-/** Builds `dist/` from the current sources (tsc is incremental: quick when nothing changed). */
-const buildApi = () => {
+/**
+ * Builds `dist/` from the current sources (tsc is incremental: quick when nothing changed); asynchronously, so the
+ * test runner's own messages are not held up meanwhile.
+ */
+const buildApi = async () => {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: apiRoot, stdio: "inherit" })
+  await promisify(execFile)(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: apiRoot })
 }
 
 /** This process's environment without what vitest (vite) adds, such as `BASE_URL=/`, which the product would read. */
@@ -85,7 +89,7 @@ describe.skipIf(TestDatabase.postgresUrl() === undefined)("webhook workers (post
   const distinct = () => new Set(hook.received.map((request) => `${String(request.headers["webhook-id"])} ${request.path}`))
 
   beforeAll(async () => {
-    buildApi()
+    await buildApi()
     dataDir = await mkdtemp(path.join(tmpdir(), "propline-workers-"))
     database = await TestDatabase.create("postgres")
     publisher = await startWebhooks(database.config, testSettings(), { worker: false })
