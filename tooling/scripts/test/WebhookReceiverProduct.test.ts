@@ -9,7 +9,6 @@
 import { freePort } from "@propline/db/FreePort"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { type StartedProduct, startProduct } from "@propline/harness/StartedProduct"
-import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync, rmSync, statSync } from "node:fs"
 import * as path from "node:path"
@@ -90,7 +89,7 @@ describe.each(TestDatabase.kinds())("pnpm connector:webhooks against the started
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ url: `http://127.0.0.1:${port}/webhooks`, secret: expect.stringMatching(/^whsec_/) })
 
-    await Effect.runPromise(runConnectorFlow(product.credentials, "webhooks"))
+    await runConnectorFlow(product.credentials, "webhooks")
     const after = await printed(first, /verified billing\.invoice\.paid/)
     expect(after).toMatch(/verified billing\.invoice\.sent\n {2}webhook-id [0-9a-f-]{36}, organization [0-9a-f-]{36} context [0-9a-f-]{36}/)
     expect(after).not.toMatch(/refused/)
