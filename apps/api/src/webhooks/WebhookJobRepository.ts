@@ -10,7 +10,7 @@
  * and its job commit together or not at all.
  */
 import * as Db from "@propline/db/Db"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { createHash } from "node:crypto"
 import { fromKysely, PgBoss } from "pg-boss"
 import * as Sql from "../platform/Sql.js"
@@ -35,6 +35,12 @@ export interface WebhookJobsShape {
   readonly boss: PgBoss
   /** Queues `jobs`, each at its time, on the fiber's transaction. */
   readonly enqueue: (jobs: ReadonlyArray<DeliveryJob & { readonly startAfter: Date }>) => Effect.Effect<void, never, Db.Db>
+  /**
+   * Calls `listener` after each transaction of this process that enqueued jobs commits, while the scope lasts: a
+   * hint for this process's delivery loop to fetch now instead of at its next poll (other processes' jobs are found
+   * by polling). `listener` must be cheap and must not throw.
+   */
+  readonly onEnqueued: (listener: () => void) => Effect.Effect<void, never, Scope.Scope>
 }
 
 export class WebhookJobRepository extends Context.Tag("@propline/api/webhooks/WebhookJobRepository")<WebhookJobRepository, WebhookJobsShape>() {
@@ -71,6 +77,15 @@ export class WebhookJobRepository extends Context.Tag("@propline/api/webhooks/We
         }),
         () => Effect.promise(() => boss.stop({ graceful: true, timeout: 5000 }))
       )
+      const listeners = new Set<() => void>()
+      const enqueued = () => {
+        for (const listener of listeners) listener()
+      }
+      const onEnqueued: WebhookJobsShape["onEnqueued"] = (listener) =>
+        Effect.acquireRelease(
+          Effect.sync(() => listeners.add(listener)),
+          () => Effect.sync(() => listeners.delete(listener))
+        )
       const enqueue: WebhookJobsShape["enqueue"] = (jobs) =>
         jobs.length === 0
           ? Effect.void
@@ -84,8 +99,11 @@ export class WebhookJobRepository extends Context.Tag("@propline/api/webhooks/We
                 })),
                 { db: fromKysely(trx.withoutPlugins()) }
               )
-            ).pipe(Effect.asVoid, Effect.withSpan("WebhookJobRepository.enqueue", { captureStackTrace: false }))
-      return { boss, enqueue }
+            ).pipe(
+              Effect.zipRight(Db.afterCommit(enqueued)),
+              Effect.withSpan("WebhookJobRepository.enqueue", { captureStackTrace: false })
+            )
+      return { boss, enqueue, onEnqueued }
     })
   )
 }

@@ -1,7 +1,8 @@
 /**
  * The webhook delivery loop of the worker role (issue 22, item 5): about `WEBHOOK_CONCURRENCY` attempts at once in
  * this process — pg-boss workers each claiming up to 5 jobs from the shared queue and performing them side by side
- * (`WebhookDeliveryService`). Any
+ * (`WebhookDeliveryService`), fetching again at once while batches come back full and woken after this process's
+ * fan-out commits (`onEnqueued`). Any
  * number of processes run it against one database. Stops with its scope: pg-boss stops fetching and waits for the
  * attempts in flight.
  */
@@ -17,7 +18,7 @@ const BATCH = 5
 
 export const WebhookWorkerLive = Layer.scopedDiscard(
   Effect.gen(function* () {
-    const { boss } = yield* WebhookJobRepository
+    const { boss, onEnqueued } = yield* WebhookJobRepository
     const settings = yield* WebhookSettings
     const service = yield* WebhookDeliveryService
     const run = Runtime.runPromise(yield* Effect.runtime<Db.Db | KeyEncryption>())
@@ -28,13 +29,17 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
           // Batches of up to 5 jobs, attempted side by side; pg-boss fetches the next batch at once after a full one.
           batchSize: Math.min(settings.concurrency, BATCH),
           localConcurrency: Math.ceil(settings.concurrency / Math.min(settings.concurrency, BATCH)),
-          pollingIntervalSeconds: settings.pollingSeconds
+          pollingIntervalSeconds: settings.pollingSeconds,
+          // A full batch means a backlog: fetch again at once rather than after the polling interval.
+          burstWhenBatchFull: true
         },
         async (jobs) => {
           await Promise.all(jobs.map((job) => run(service.perform(job.data))))
         }
       )
     )
+    // Jobs this process enqueued are fetched as soon as their transaction commits, not at the next poll.
+    yield* onEnqueued(() => boss.notifyWorker(workerId))
     yield* Effect.addFinalizer(() => Effect.promise(() => boss.offWork(QUEUE, { id: workerId, wait: true }).catch(() => undefined)))
   })
 )
