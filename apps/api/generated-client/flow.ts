@@ -46,7 +46,7 @@ export const billingFlow = async (options: {
     params: { path: { proposalId: proposal.id } },
     body: { externalReference: options.externalReference }
   })
-  if (passed.data === undefined) throw new Error(`pass: ${passed.error.code ?? passed.response.status}`)
+  if (passed.data === undefined) throw new Error(`pass: ${passed.response.status}`)
 
   const sendQueue = await api.GET("/v1/billing/send-queue", {})
   if (sendQueue.data === undefined) throw new Error(`send queue: ${sendQueue.error.code ?? sendQueue.response.status}`)
@@ -58,13 +58,13 @@ export const billingFlow = async (options: {
     params: { path: { invoiceId: toSend.id } },
     body: { issuedInvoiceNumber: "10042", issuedInvoiceDate: "2026-11-20", dueDate: "2026-12-20", issuedTotalGrossMinorUnits: total }
   })
-  if (sent.data === undefined) throw new Error(`report-sent: ${sent.error.code ?? sent.response.status}`)
+  if (sent.data === undefined) throw new Error(`report-sent: ${sent.response.status}`)
 
   const paid = await api.POST("/v1/billing/invoices/by-external-reference/{externalReference}/report-payment", {
     params: { path: { externalReference: options.externalReference } },
     body: { paymentId: "BANK-0001", amountMinorUnits: total, paidOn: "2026-11-25" }
   })
-  if (paid.data === undefined) throw new Error(`report-payment: ${paid.error.code ?? paid.response.status}`)
+  if (paid.data === undefined) throw new Error(`report-payment: ${paid.response.status}`)
 
   const repeated = await api.POST("/v1/billing/invoice-proposals/{proposalId}/pass", {
     params: { path: { proposalId: proposal.id }, header: { "X-Request-Id": "generated-client-repeat" } },

@@ -6,13 +6,12 @@
  * tests, no configuration); publint and are-the-types-wrong find nothing in it; and `pnpm release`'s publishing step
  * dry-runs (`pnpm publish -r --dry-run`).
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
-import { afterAll, beforeAll } from "vitest"
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, "..", "..", "..")
