@@ -15,6 +15,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
 import { call, start, type TestApp } from "../support/TestApp.js"
 
+/** `generated-client/flow.ts`'s `billingFlow`, as this suite reads its result. */
+type BillingFlow = (options: {
+  readonly apiUrl: string
+  readonly authUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly externalReference: string
+}) => Promise<{
+  readonly passedProposalId: string
+  readonly invoice: Record<string, unknown>
+  readonly repeatedPass: { readonly status: number; readonly code: string | undefined; readonly requestId: string | null }
+}>
+
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, "..", "..")
 const clientDir = path.join(root, "generated-client")
@@ -42,7 +55,8 @@ describe("a client generated from the OpenAPI document (openapi-typescript + ope
 
     const proposalId = await app.run(Fixtures.proposal(org))
     const application = await app.run(Fixtures.application(org))
-    const { billingFlow } = (await import(path.join(clientDir, "flow.ts"))) as typeof import("../../generated-client/flow.js")
+    // flow.ts is loaded as a file, not imported: it needs schema.d.ts, which exists only once generated.
+    const { billingFlow } = (await import(path.join(clientDir, "flow.ts"))) as { readonly billingFlow: BillingFlow }
     const result = await billingFlow({
       apiUrl: app.apiUrl,
       authUrl: app.authUrl,
