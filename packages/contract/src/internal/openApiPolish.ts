@@ -36,16 +36,20 @@ const KNOWN_CODES = new Set<string>(ERROR_CODES)
 export type CodeStatus = "400" | "404" | "409"
 
 /**
- * The codes an operation can answer, by status, read from its description: each code in backticks belongs to the
- * status written last before it (`400 \`A\`; 409 \`B\``), 400 when none is; every operation can answer 400
- * `VALIDATION_FAILED` (a malformed path, query or body).
+ * The codes an operation can answer, by status, read from its description: a code in backticks belongs to the status
+ * written before it in the same clause (`400 \`A\` or \`B\`; 409 \`C\``), or to the one in parentheses right after
+ * it (`\`D\` (409)`); a clause (up to `;` or the end of a sentence) with no status is 400. Every operation can answer
+ * 400 `VALIDATION_FAILED` (a malformed path, query or body).
  */
 export const operationCodes = (description: string): Record<CodeStatus, ReadonlyArray<string>> => {
   const codes: Record<CodeStatus, Set<string>> = { "400": new Set(["VALIDATION_FAILED"]), "404": new Set(), "409": new Set() }
   let status: CodeStatus = "400"
-  for (const match of description.matchAll(/\b(400|404|409)\b|`([A-Z][A-Z0-9_]+)`/g)) {
-    if (match[1] !== undefined) status = match[1] as CodeStatus
-    else if (match[2] !== undefined && KNOWN_CODES.has(match[2])) codes[status].add(match[2])
+  const tokens = /`([A-Z][A-Z0-9_]+)`(?:\s*\((400|404|409)\))?|\b(400|404|409)\b|(;|\.\s)/g
+  for (const match of description.matchAll(tokens)) {
+    const [, code, postfix, prefix, boundary] = match
+    if (boundary !== undefined) status = "400"
+    else if (prefix !== undefined) status = prefix as CodeStatus
+    else if (code !== undefined && KNOWN_CODES.has(code)) codes[(postfix as CodeStatus | undefined) ?? status].add(code)
   }
   return { "400": [...codes["400"]], "404": [...codes["404"]], "409": [...codes["409"]] }
 }
