@@ -36,7 +36,7 @@ import { SigningService } from "./signing/SigningService.js"
 const OpenApiJson = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const document = JSON.stringify(openApiDocument(config.baseUrl))
+    const document = JSON.stringify(openApiDocument(config.baseUrl, config.authUrl))
     yield* router.get(
       "/openapi.json",
       HttpServerResponse.text(document, { contentType: "application/json" }).pipe(
@@ -60,7 +60,7 @@ const require = createRequire(import.meta.url)
 const ReferencePage = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const document = openApiDocument(config.baseUrl)
+    const document = openApiDocument(config.baseUrl, config.authUrl)
     const title = document.info.title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
     const page = `<!doctype html>
 <html lang="en">

@@ -221,7 +221,9 @@ export class BillingGroup extends HttpApiGroup.make("billing")
       .annotate(
         OpenApi.Description,
         "Accepts a proposal and attaches the caller's own invoice id; an invoice is created `approved` in the same " +
-          "call and enters the send queue. 400 `BILLING_PROPOSAL_STATUS_INVALID` when the proposal is no longer " +
+          "call and enters the send queue. Like the verification queue, 400 `BILLING_INTEGRATION_NOT_CONFIGURED` " +
+          "without a configured billing integration and 400 `BILLING_INTEGRATION_GATE_NOT_DECLARED` without the " +
+          "declared verification gate; 400 `BILLING_PROPOSAL_STATUS_INVALID` when the proposal is no longer " +
           "`proposed` (a repeated pass included); 409 `BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED` when its charges " +
           "were already invoiced (an operator must cancel it); 409 `BILLING_EXTERNAL_REFERENCE_ALREADY_USED` when " +
           "the externalReference is already used in the organization; 404 when the proposal does not exist or the " +

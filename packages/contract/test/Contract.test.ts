@@ -17,7 +17,7 @@ import { PageParams } from "../src/Page.js"
 import { problem } from "../src/Problem.js"
 
 describe("openApiDocument", () => {
-  const document = openApiDocument("https://api.example.test") as unknown as {
+  const document = openApiDocument("https://api.example.test", "https://auth.example.test") as unknown as {
     openapi: string
     servers: Array<{ url: string }>
     paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { content?: Record<string, unknown> }> }>>
@@ -29,11 +29,16 @@ describe("openApiDocument", () => {
     expect(document.servers).toEqual([{ url: "https://api.example.test", description: "API host" }])
   })
 
-  it("documents every operation of the slice, each behind bearer authentication (the probes aside)", () => {
+  it("documents every operation of the slice, each behind the oauth2 scheme or a bearer token (the probes aside)", () => {
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation }))
+      Object.entries(item)
+        .filter(([method]) => method !== "servers")
+        .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation }))
     )
     expect(operations.map((o) => o.key).sort()).toEqual([
+      "GET /.well-known/jwks.json",
+      "GET /.well-known/oauth-authorization-server",
+      "GET /.well-known/openid-configuration",
       "GET /healthz",
       "GET /readyz",
       "GET /v1/billing/send-queue",
@@ -51,6 +56,7 @@ describe("openApiDocument", () => {
       "GET /v1/events/{eventId}",
       "GET /v1/integrations/configurations",
       "GET /v1/operational-contexts",
+      "POST /oauth/token",
       "POST /v1/billing/invoice-proposals/{proposalId}/pass",
       "POST /v1/billing/invoice-proposals/{proposalId}/reject",
       "POST /v1/billing/invoice-withdrawals/{invoiceId}/report-discarded",
@@ -77,12 +83,12 @@ describe("openApiDocument", () => {
       "PUT /v1/crm/signed-document-uploads/{uploadId}"
     ])
     for (const { key, operation } of operations) {
-      if (key.includes("signed-document-uploads") || key.includes("signing-documents")) continue
       if (key === "GET /healthz" || key === "GET /readyz") {
         expect(operation.security).toEqual([])
         continue
       }
-      expect(operation.security).toEqual([{ bearer: [] }])
+      if (key.includes("signed-document-uploads") || key.includes("signing-documents") || !key.includes(" /v1/")) continue
+      expect(operation.security).toEqual([{ oauth2: [] }, { bearer: [] }])
       for (const status of ["400", "401", "403"]) {
         expect(Object.keys(operation.responses[status]?.content ?? {})).toEqual(["application/problem+json"])
       }
@@ -133,7 +139,7 @@ describe("openApiDocument", () => {
     const download = document.paths["/v1/crm/signing-documents/{documentId}/content"]?.["get"] as unknown as Operation
     expect(upload.security).toEqual([])
     expect(download.security).toEqual([])
-    expect(Object.keys(upload.requestBody?.content ?? {})).toEqual(["application/pdf"])
+    expect(upload.requestBody).toEqual({ $ref: "#/components/requestBodies/UploadSignedDocumentRequest" })
     expect(Object.keys(upload.responses).sort()).toEqual(["201", "400", "403", "404", "413", "415", "500"])
     expect(upload.responses["201"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/SignedDocumentStored" })
     for (const status of ["400", "403", "404", "413", "415", "500"]) {
@@ -175,6 +181,86 @@ describe("openApiDocument", () => {
   it("leaves out the platform's generic decode error", () => {
     expect(JSON.stringify(document)).not.toContain("HttpApiDecodeError")
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["Invoice", "InvoiceProposal", "BadRequest"]))
+  })
+})
+
+describe("openApiDocument for generators (issue 24)", () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read as plain JSON
+  const document = openApiDocument("https://api.example.test", "https://auth.example.test") as any
+  const text = JSON.stringify(document)
+  const operations = Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    Object.entries(item).filter(([key]) => key !== "servers").map(([, operation]) => operation as any)
+  )
+
+  it("has an OAuth 2.0 clientCredentials scheme whose token URL is the identity host's token endpoint, described", () => {
+    expect(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe("https://auth.example.test/oauth/token")
+    const token = document.paths["/oauth/token"]
+    expect(token.servers).toEqual([{ url: "https://auth.example.test", description: "Identity host" }])
+    expect(Object.keys(token.post.requestBody.$ref ? document.components.requestBodies.TokenRequest.content : {})).toEqual([
+      "application/x-www-form-urlencoded"
+    ])
+    expect(Object.keys(token.post.responses).sort()).toEqual(["200", "400", "401", "429"])
+    expect(document.paths["/.well-known/jwks.json"].servers[0].url).toBe("https://auth.example.test")
+  })
+
+  it("narrows each operation's problems to the codes it can answer", () => {
+    const schemaOf = (path: string, method: string, status: string) =>
+      document.components.schemas[
+        document.paths[path][method].responses[status].content["application/problem+json"].schema.$ref.replace("#/components/schemas/", "")
+      ]
+    const codes = (path: string, method: string, status: string) => schemaOf(path, method, status).allOf[1].properties.code.enum
+    const pass = "/v1/billing/invoice-proposals/{proposalId}/pass"
+    expect(codes(pass, "post", "400").sort()).toEqual([
+      "BILLING_INTEGRATION_GATE_NOT_DECLARED",
+      "BILLING_INTEGRATION_NOT_CONFIGURED",
+      "BILLING_PROPOSAL_STATUS_INVALID",
+      "VALIDATION_FAILED"
+    ])
+    const create = "/v1/booking/booking-requests"
+    expect(codes(create, "post", "409").sort()).toEqual(["BOOKING_REQUEST_ID_ALREADY_USED", "BOOKING_SLOT_TAKEN"])
+    expect(codes(create, "post", "400")).toEqual(expect.arrayContaining(["BOOKING_IN_THE_PAST", "BOOKING_RESOURCE_CURRENCY_MISMATCH"]))
+    expect(codes(create, "post", "400")).not.toContain("BOOKING_SLOT_TAKEN")
+    expect(codes(pass, "post", "409").sort()).toEqual(["BILLING_EXTERNAL_REFERENCE_ALREADY_USED", "BILLING_PROPOSAL_MATERIAL_ALREADY_INVOICED"])
+    expect(schemaOf(pass, "post", "404").allOf[1].properties.code).toBe(false)
+    expect(codes("/v1/integrations/configurations/{configurationId}/ready", "post", "404")).toEqual(["INTEGRATIONS_CONFIGURATION_NOT_FOUND"])
+    for (const operation of operations) {
+      const problem = operation.responses["400"]?.content?.["application/problem+json"]?.schema?.$ref
+      if (problem === undefined || problem === "#/components/schemas/BadRequest") continue
+      const listed: ReadonlyArray<string> = document.components.schemas[problem.replace("#/components/schemas/", "")].allOf[1].properties.code.enum
+      expect(listed.length, operation.operationId).toBeLessThan(40)
+      expect(listed, operation.operationId).toContain("VALIDATION_FAILED")
+    }
+  })
+
+  it("names X-Request-Id on every request and every response", () => {
+    for (const operation of operations) {
+      expect(operation.parameters, operation.operationId).toContainEqual({ $ref: "#/components/parameters/RequestId" })
+      for (const response of Object.values(operation.responses as Record<string, { headers: unknown }>)) {
+        expect(response.headers, operation.operationId).toMatchObject({ "X-Request-Id": { $ref: "#/components/headers/RequestId" } })
+      }
+    }
+  })
+
+  it("names every request body and gives an example with every request and response", () => {
+    for (const operation of operations) {
+      if (operation.requestBody !== undefined) expect(operation.requestBody.$ref, operation.operationId).toMatch(/^#\/components\/requestBodies\//)
+      for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { example?: unknown }> }>)) {
+        for (const media of Object.values(response.content ?? {})) expect(media.example, operation.operationId).toBeDefined()
+      }
+    }
+    for (const body of Object.values(document.components.requestBodies as Record<string, { content: Record<string, { example?: unknown }> }>)) {
+      for (const media of Object.values(body.content)) expect(media.example).toBeDefined()
+    }
+  })
+
+  it("has no schema-generator leftovers, and a license, a contact and a description for every tag", () => {
+    expect(text).not.toMatch(/"title":"(between|int|greaterThan|lessThan|minLength|maxLength)/)
+    expect(text).not.toContain("/schemas/%7B%7D")
+    expect(text).not.toContain("a number between")
+    expect(document.info.license).toEqual({ name: "MIT", url: "https://spdx.org/licenses/MIT.html" })
+    expect(document.info.contact.url).toBe("https://api.example.test/docs")
+    for (const tag of document.tags) expect(tag.description.length, tag.name).toBeGreaterThan(20)
   })
 })
 

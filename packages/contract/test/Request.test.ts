@@ -69,15 +69,20 @@ describe("strict bodies", () => {
   })
 
   it("says so in the document: every JSON request body's schema has additionalProperties false", () => {
-    const document = openApiDocument("https://api.example.test") as unknown as {
-      paths: Record<string, Record<string, { requestBody?: { content: { "application/json"?: { schema: { $ref?: string } } } } }>>
-      components: { schemas: Record<string, { $ref?: string }> }
+    const document = openApiDocument("https://api.example.test", "https://auth.example.test") as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { $ref: string } }>>
+      components: {
+        schemas: Record<string, { $ref?: string }>
+        requestBodies: Record<string, { content: { "application/json"?: { schema: { $ref?: string } } } }>
+      }
     }
     const schemas = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       // The signed-PDF upload's body is application/pdf, not JSON.
       .flatMap((operation) => {
-        const json = operation.requestBody?.content["application/json"]
+        // Request bodies are named components (issue 24).
+        const named = operation.requestBody?.$ref.replace("#/components/requestBodies/", "")
+        const json = named === undefined ? undefined : document.components.requestBodies[named]?.content["application/json"]
         return json === undefined ? [] : [json.schema]
       })
       .map((schema) => (schema.$ref === undefined ? schema : document.components.schemas[schema.$ref.replace("#/components/schemas/", "")]))

@@ -16,6 +16,7 @@ import type { KeyEncryption } from "../../src/platform/KeyEncryption.js"
 import type { DocumentStorage } from "../../src/storage/DocumentStorage.js"
 import * as StorageConfig from "../../src/storage/StorageConfig.js"
 import type { UrlSigner } from "../../src/storage/UrlSigner.js"
+import { documentedCodes, documentedOperation } from "./DocumentedProblems.js"
 import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
 
 /**
@@ -149,7 +150,8 @@ export const call = async (
     body = JSON.stringify(options.body)
     headers["content-type"] ??= "application/json"
   }
-  const response = await fetch(url, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, ...(body === undefined ? {} : { body }) })
+  const method = options.method ?? (body === undefined ? "GET" : "POST")
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
   const text = await response.text()
   let parsed: unknown = text
   try {
@@ -157,7 +159,30 @@ export const call = async (
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, headers: response.headers, body: parsed }
+  const answer = { status: response.status, headers: response.headers, body: parsed }
+  checkDocumentedProblem(method, url, answer)
+  return answer
+}
+
+/**
+ * Every problem a test receives through {@link call} is one its operation's OpenAPI entry lists (issue 24): the
+ * status is among the operation's responses, and a `code` is one of the codes the operation's problem schema for
+ * that status names (a 404 whose schema names none carries none). So each HTTP test that meets a refusal checks
+ * the document's per-operation codes against what the server answered.
+ */
+const checkDocumentedProblem = (method: string, url: string, answer: Answer): void => {
+  const code = (answer.body as { code?: unknown } | undefined)?.code
+  if (typeof code !== "string" || ![400, 404, 409].includes(answer.status)) return
+  const path = new URL(url).pathname
+  const operation = documentedOperation(method, path)
+  if (operation === undefined) return
+  const listed = documentedCodes(operation, answer.status)
+  if (listed === undefined || !listed.includes(code)) {
+    throw new Error(
+      `${method} ${path} answered ${answer.status} ${code}, which ${operation.operationId}'s OpenAPI entry does not ` +
+        `list (${answer.status}: ${listed === undefined ? "no such response" : listed.join(", ") || "no code"})`
+    )
+  }
 }
 
 /** The identity host's answer to a client-credentials request authenticated with HTTP Basic, whatever its status. */
