@@ -50,13 +50,42 @@ const toSqlError = (cause: unknown): SqlError => {
   return new SqlError({ cause, code, constraint })
 }
 
+/** A PostgreSQL pool's connections: all open ones, the idle ones, and statements waiting for one. */
+export interface PoolStats {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
+}
+
 export interface DbService {
   readonly kysely: Kysely<Database>
   readonly dialect: DbConfig["_tag"]
+  /** The pool's state now (PostgreSQL; PGlite has one connection and no pool). */
+  readonly poolStats?: () => PoolStats
 }
 
 /** The database service. Use {@link query} and {@link transaction} rather than `kysely` directly. */
 export class Db extends Context.Tag("@propline/db/Db")<Db, DbService>() {}
+
+/**
+ * `effect` in a span named `name` when spans are recorded (telemetry on), with `db.system` and, when given, the
+ * statement's text (its parameters never); `effect` itself otherwise, so that a process without telemetry pays
+ * one fiber-ref read per statement.
+ */
+const sqlSpan = <A, E, R>(
+  name: string,
+  effect: Effect.Effect<A, E, R>,
+  text?: () => string
+): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) =>
+    fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      ? Effect.withSpan(effect, name, {
+          kind: "client",
+          captureStackTrace: false,
+          attributes: { "db.system": "postgresql", ...(text === undefined ? {} : { "db.query.text": text() }) }
+        })
+      : effect
+  )
 
 /** The transaction of the current fiber, if any; set by {@link transaction}. */
 const currentTransaction = FiberRef.unsafeMake<Kysely<Database> | undefined>(undefined)
@@ -68,7 +97,7 @@ const currentTransaction = FiberRef.unsafeMake<Kysely<Database> | undefined>(und
 export const query = <A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, SqlError, Db> =>
   Effect.flatMap(Db, (service) =>
     Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
-      Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError })
+      sqlSpan("sql.query", Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError }))
     )
   )
 
@@ -95,10 +124,14 @@ const withoutPlugins = (db: Kysely<Database>): QueryExecutorProvider => {
 export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
   Effect.flatMap(Db, (service) =>
     Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
-      Effect.tryPromise({
-        try: () => statement.execute(withoutPlugins(trx ?? service.kysely)).then((result) => result.rows),
-        catch: toSqlError
-      })
+      sqlSpan(
+        "sql.query",
+        Effect.tryPromise({
+          try: () => statement.execute(withoutPlugins(trx ?? service.kysely)).then((result) => result.rows),
+          catch: toSqlError
+        }),
+        () => statement.compile(withoutPlugins(trx ?? service.kysely)).sql
+      )
     )
   )
 
@@ -128,14 +161,14 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
     outer !== undefined
       ? effect
       : Effect.flatMap(Db, (service) =>
-          Effect.acquireUseRelease(
+          sqlSpan("sql.transaction", Effect.acquireUseRelease(
             Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
             (trx) => Effect.locally(effect, currentTransaction, trx as Kysely<Database>),
             (trx: ControlledTransaction<Database>, exit) =>
               Effect.promise(() => (Exit.isSuccess(exit) ? trx.commit().execute() : trx.rollback().execute())).pipe(
                 Effect.orDie
               )
-          )
+          ))
         )
   )
 
@@ -160,7 +193,9 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     })
     // An idle client's error (a restarted server) must not crash the process; the next query reconnects.
     pool.on("error", () => {})
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    pools.set(kysely, pool)
+    return kysely
   }
   // A first start on a fresh machine: the data directory and its parents don't exist yet.
   if (config.dataDir !== undefined) await mkdir(config.dataDir, { recursive: true })
@@ -171,6 +206,15 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     parsers: { [pgliteTypes.INT8]: int8, [pgliteTypes.DATE]: asText }
   })
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new CamelCasePlugin()] })
+}
+
+const pools = new WeakMap<Kysely<Database>, pg.Pool>()
+
+const poolStatsOf = (kysely: Kysely<Database>): Pick<DbService, "poolStats"> => {
+  const pool = pools.get(kysely)
+  return pool === undefined
+    ? {}
+    : { poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) }
 }
 
 /** A scoped layer: opens the database, brings the schema up to date, closes it when the scope ends. */
@@ -186,7 +230,7 @@ export const layer = (config: DbConfig): Layer.Layer<Db> =>
           await kysely.destroy()
           throw error
         }
-        return { kysely, dialect: config._tag } satisfies DbService
+        return { kysely, dialect: config._tag, ...poolStatsOf(kysely) } satisfies DbService
       }),
       (service) => Effect.promise(() => service.kysely.destroy())
     )
