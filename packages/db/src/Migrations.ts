@@ -15,6 +15,7 @@ import * as adminConnectorAppPublishers from "./migrations/20261124_0100_admin_c
 import * as integrations from "./migrations/20261124_0200_integrations.js"
 import * as adminSignInPairs from "./migrations/20261126_0600_admin_sign_in_pairs.js"
 import * as keysSealedAtRest from "./migrations/20261126_0700_keys_sealed_at_rest.js"
+import * as signingKeyActivation from "./migrations/20261127_0400_signing_key_activation.js"
 
 /** Every migration by name, in order (tests migrate to one of them). */
 export const migrations: Record<string, Migration> = {
@@ -28,7 +29,8 @@ export const migrations: Record<string, Migration> = {
   "20261124_0100_admin_connector_app_publishers": adminConnectorAppPublishers,
   "20261124_0200_integrations": integrations,
   "20261126_0600_admin_sign_in_pairs": adminSignInPairs,
-  "20261126_0700_keys_sealed_at_rest": keysSealedAtRest
+  "20261126_0700_keys_sealed_at_rest": keysSealedAtRest,
+  "20261127_0400_signing_key_activation": signingKeyActivation
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
