@@ -13,10 +13,12 @@
  */
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
 import * as Logging from "./platform/Logging.js"
+import { isProbe } from "./platform/Health.js"
 import { Shutdown } from "./platform/Shutdown.js"
+import * as Telemetry from "./platform/Telemetry.js"
 import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
@@ -88,9 +90,14 @@ const startLine = (config: AppConfigShape): string => {
 const program = Effect.gen(function* () {
   const config = yield* AppConfig
   const seeded = yield* demo
+  const telemetry = yield* Telemetry.settingsFromEnv
   // The HTTP platform's tracer middleware still parses each request's URL and redacts its headers into span
-  // attributes with the tracer off; it is skipped for every request while spans are off (below).
-  const hosts = yield* Layer.build(HttpMiddleware.withTracerDisabledWhen(HostsLive, () => true))
+  // attributes with the tracer off; it is skipped for every request while spans are off (platform/Telemetry), and
+  // for the probes when they are on.
+  const hosts = yield* Layer.build(
+    HttpMiddleware.withTracerDisabledWhen(HostsLive, Option.isSome(telemetry) ? isProbe : () => true)
+  )
+  if (Option.isSome(telemetry)) yield* Telemetry.samplePool(telemetry.value.metricExportMillis)
   // Added after the hosts' own finalizers, so it runs first on SIGTERM: /readyz fails, the listeners stop, the
   // requests in flight (and a worker's drain steps) finish within SHUTDOWN_GRACE_SECONDS; then the hosts and the
   // database pool close and the process exits 0 (platform/Shutdown).
@@ -113,10 +120,10 @@ program.pipe(
   Effect.provide(KeyEncryption.fromEnv),
   Effect.provide(AppConfig.fromEnv),
   exitOnKeyEncryptionError("Not starting"),
-  // No span is exported anywhere (no tracer is configured), so the process does not record them: the HTTP
+  // Without OTEL_EXPORTER_OTLP_ENDPOINT no span is exported anywhere, so the process does not record them: the HTTP
   // platform's span per request and the services' spans cost ~0.7 ms CPU per token request (see
-  // docs/performance.md). A deployment that adds an OpenTelemetry tracer layer turns them back on here.
-  Effect.provide(Layer.setTracerEnabled(false)),
+  // docs/performance.md). With it, spans and metrics go to the collector over OTLP/HTTP (platform/Telemetry).
+  Effect.provide(Telemetry.fromEnv),
   // JSON lines or pretty ones, LOG_LEVEL (platform/Logging); outermost, so every fiber of the process uses it.
   Effect.provide(Logging.fromEnv),
   // Our logger replaces the pretty one runMain would install.

@@ -51,9 +51,18 @@ const toSqlError = (cause: unknown): SqlError => {
   return new SqlError({ cause, code, constraint })
 }
 
+/** A PostgreSQL pool's connections: all open ones, the idle ones, and statements waiting for one. */
+export interface PoolStats {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
+}
+
 export interface DbService {
   readonly kysely: Kysely<Database>
   readonly dialect: DbConfig["_tag"]
+  /** The pool's state now (PostgreSQL; PGlite has one connection and no pool). */
+  readonly poolStats?: () => PoolStats
 }
 
 /** The embedded PGlite behind a kysely instance made by {@link makeKysely}, for {@link scriptRunner}. */
@@ -100,6 +109,26 @@ export const scriptRunner = (service: DbService) => {
 /** The database service. Use {@link query} and {@link transaction} rather than `kysely` directly. */
 export class Db extends Context.Tag("@propline/db/Db")<Db, DbService>() {}
 
+/**
+ * `effect` in a span named `name` when spans are recorded (telemetry on), with `db.system` and, when given, the
+ * statement's text (its parameters never); `effect` itself otherwise, so that a process without telemetry pays
+ * one fiber-ref read per statement.
+ */
+const sqlSpan = <A, E, R>(
+  name: string,
+  effect: Effect.Effect<A, E, R>,
+  text?: () => string
+): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) =>
+    fiber.getFiberRef(FiberRef.currentTracerEnabled)
+      ? Effect.withSpan(effect, name, {
+          kind: "client",
+          captureStackTrace: false,
+          attributes: { "db.system": "postgresql", ...(text === undefined ? {} : { "db.query.text": text() }) }
+        })
+      : effect
+  )
+
 /** The transaction of the current fiber, if any; set by {@link transaction}. */
 const currentTransaction = FiberRef.unsafeMake<Kysely<Database> | undefined>(undefined)
 
@@ -110,7 +139,7 @@ const currentTransaction = FiberRef.unsafeMake<Kysely<Database> | undefined>(und
 export const query = <A>(run: (db: Kysely<Database>) => Promise<A>): Effect.Effect<A, SqlError, Db> =>
   Effect.flatMap(Db, (service) =>
     Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
-      Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError })
+      sqlSpan("sql.query", Effect.tryPromise({ try: () => run(trx ?? service.kysely), catch: toSqlError }))
     )
   )
 
@@ -137,10 +166,14 @@ const withoutPlugins = (db: Kysely<Database>): QueryExecutorProvider => {
 export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
   Effect.flatMap(Db, (service) =>
     Effect.flatMap(FiberRef.get(currentTransaction), (trx) =>
-      Effect.tryPromise({
-        try: () => statement.execute(withoutPlugins(trx ?? service.kysely)).then((result) => result.rows),
-        catch: toSqlError
-      })
+      sqlSpan(
+        "sql.query",
+        Effect.tryPromise({
+          try: () => statement.execute(withoutPlugins(trx ?? service.kysely)).then((result) => result.rows),
+          catch: toSqlError
+        }),
+        () => statement.compile(withoutPlugins(trx ?? service.kysely)).sql
+      )
     )
   )
 
@@ -185,7 +218,9 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
       ? effect
       : Effect.flatMap(Db, (service) => {
           const callbacks: Array<() => void> = []
-          return Effect.acquireUseRelease(
+          return sqlSpan(
+            "sql.transaction",
+            Effect.acquireUseRelease(
             Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
             (trx) =>
               Effect.locally(Effect.locally(effect, currentTransaction, trx as Kysely<Database>), currentAfterCommit, callbacks),
@@ -195,6 +230,7 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
                 await trx.commit().execute()
                 for (const callback of callbacks) callback()
               }).pipe(Effect.orDie)
+            )
           )
         })
   )
@@ -237,6 +273,13 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
   return kysely
 }
 
+const poolStatsOf = (kysely: Kysely<Database>): Pick<DbService, "poolStats"> => {
+  const pool = pools.get(kysely)
+  return pool === undefined
+    ? {}
+    : { poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) }
+}
+
 /** A scoped layer: opens the database, brings the schema up to date, closes it when the scope ends. */
 export const layer = (config: DbConfig): Layer.Layer<Db> =>
   Layer.scoped(
@@ -250,7 +293,7 @@ export const layer = (config: DbConfig): Layer.Layer<Db> =>
           await kysely.destroy()
           throw error
         }
-        return { kysely, dialect: config._tag } satisfies DbService
+        return { kysely, dialect: config._tag, ...poolStatsOf(kysely) } satisfies DbService
       }),
       (service) => Effect.promise(() => service.kysely.destroy())
     )

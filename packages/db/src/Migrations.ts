@@ -17,6 +17,7 @@ import * as adminSignInPairs from "./migrations/20261126_0600_admin_sign_in_pair
 import * as keysSealedAtRest from "./migrations/20261126_0700_keys_sealed_at_rest.js"
 import * as eventsPublished from "./migrations/20261127_0200_events_published.js"
 import * as webhooks from "./migrations/20261127_0300_webhooks.js"
+import * as signingKeyActivation from "./migrations/20261127_0400_signing_key_activation.js"
 
 /** Every migration by name, in order (tests migrate to one of them). */
 export const migrations: Record<string, Migration> = {
@@ -32,7 +33,8 @@ export const migrations: Record<string, Migration> = {
   "20261126_0600_admin_sign_in_pairs": adminSignInPairs,
   "20261126_0700_keys_sealed_at_rest": keysSealedAtRest,
   "20261127_0200_events_published": eventsPublished,
-  "20261127_0300_webhooks": webhooks
+  "20261127_0300_webhooks": webhooks,
+  "20261127_0400_signing_key_activation": signingKeyActivation
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -19,6 +19,8 @@ export interface SigningKeyRow {
   readonly privateJwk: Record<string, unknown> | null
   readonly publicJwk: Record<string, unknown>
   readonly createdAt: Date
+  /** When it starts signing (a pre-published key); `null`: from `createdAt`. */
+  readonly activatesAt: Date | null
   readonly retiredAt: Date | null
 }
 
@@ -58,7 +60,7 @@ export class SigningKeyRepository extends Effect.Service<SigningKeyRepository>()
         db.selectFrom("signingKeys").select("kid").where("retiredAt", "is", null).limit(1).executeTakeFirst()
       ).pipe(Effect.map((row) => row !== undefined)),
 
-      /** Inserts a new active key, its private JWK sealed only. */
+      /** Inserts a new key (signing from `activatesAt`, or at once), its private JWK sealed only. */
       insert: (key: SigningKeyRow) =>
         Sql.query((db) =>
           db
@@ -70,34 +72,33 @@ export class SigningKeyRepository extends Effect.Service<SigningKeyRepository>()
               privateJwkEnvelope: key.privateJwkEnvelope,
               publicJwk: key.publicJwk,
               createdAt: key.createdAt,
+              activatesAt: key.activatesAt,
               retiredAt: null
             })
             .execute()
         ).pipe(Effect.asVoid),
 
       /**
-       * The keys published at `nowMs` (milliseconds): active ones, and ones retired less than `retentionSeconds`
-       * ago; active keys first (among several active ones, only possible by hand, the newest signs), then by
-       * creation, newest first.
+       * The keys published at `nowMs` (milliseconds): active and pre-published ones, and ones retired less than
+       * `retentionSeconds` ago; newest activation (`activates_at`, else `created_at`) first.
        */
       published: (nowMs: number, retentionSeconds: number) =>
         Sql.query(
           (db): Promise<ReadonlyArray<SigningKeyRow>> =>
             db
               .selectFrom("signingKeys")
-              .select(["kid", "privateJwkEnvelope", "privateJwk", "publicJwk", "createdAt", "retiredAt"])
+              .select(["kid", "privateJwkEnvelope", "privateJwk", "publicJwk", "createdAt", "activatesAt", "retiredAt"])
               .where((eb) =>
                 eb.or([eb("retiredAt", "is", null), eb("retiredAt", ">", new Date(nowMs - retentionSeconds * 1000))])
               )
-              .orderBy(sql`retired_at is null`, "desc")
-              .orderBy("createdAt", "desc")
+              .orderBy(sql`coalesce(activates_at, created_at)`, "desc")
               .orderBy("kid")
               .execute()
         ),
 
-      /** Retires every active key at `now`. */
-      retireActive: (now: Date) =>
-        Sql.query((db) => db.updateTable("signingKeys").set({ retiredAt: now }).where("retiredAt", "is", null).execute()).pipe(
+      /** Retires every key not retired yet as of `at` (a rotation's activation instant). */
+      retireActive: (at: Date) =>
+        Sql.query((db) => db.updateTable("signingKeys").set({ retiredAt: at }).where("retiredAt", "is", null).execute()).pipe(
           Effect.asVoid
         )
     }

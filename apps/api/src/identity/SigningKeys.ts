@@ -5,9 +5,13 @@
  *
  * - The first use on an empty database creates the first key. Instances starting together serialise on a
  *   PostgreSQL advisory lock held for the creating transaction, so exactly one key is created.
- * - {@link SigningKeysShape.rotate} retires the active key and creates the next one. A retired key stays
- *   published (JWKS, and accepted by `AccessTokenVerifier`) for {@link RETIRED_KEY_RETENTION_SECONDS}: the
- *   token lifetime plus a margin for instances that have not yet noticed the rotation.
+ * - {@link SigningKeysShape.rotate} pre-publishes the next key: it is in every instance's JWKS (and accepted by
+ *   `AccessTokenVerifier`) at once, and signs only from {@link PREPUBLICATION_SECONDS} later, when the active key
+ *   retires: longer than the refresh interval, so no instance signs with a key another instance's JWKS does not list
+ *   yet (issue 23, item 7). A retired key stays published for {@link RETIRED_KEY_RETENTION_SECONDS} after it
+ *   stopped signing: the token lifetime plus a margin for instances that have not yet noticed the rotation.
+ * - The key that signs is chosen against the clock at each use (the newest key whose activation has come and that
+ *   is not retired), so every instance switches at the same instant, whenever it last read the list.
  * - Imported keys are cached in memory by kid (a kid names immutable key material). The list of keys is re-read
  *   at most every {@link REFRESH_INTERVAL_MS}, or, throttled to once per {@link UNKNOWN_KID_REFRESH_INTERVAL_MS},
  *   when a token names a kid this instance does not know, so stateless instances converge after a rotation.
@@ -36,6 +40,13 @@ export { SIGNING_ALGORITHM } from "./SigningKeyRepository.js"
 
 /** How long this instance trusts its in-memory list of keys before re-reading the database, in milliseconds. */
 export const REFRESH_INTERVAL_MS = 5_000
+
+/**
+ * How long a rotated-in key is published before it signs, in seconds: three refresh intervals, so that every
+ * instance has read it into its JWKS (at most {@link REFRESH_INTERVAL_MS} after the rotation) well before any
+ * instance signs with it.
+ */
+export const PREPUBLICATION_SECONDS = (3 * REFRESH_INTERVAL_MS) / 1000
 
 /** The shortest time between two database reads caused by unknown kids, in milliseconds (bounds forged kids). */
 export const UNKNOWN_KID_REFRESH_INTERVAL_MS = 1_000
@@ -67,16 +78,29 @@ export interface SigningKeysShape {
   readonly jwks: Effect.Effect<{ readonly keys: ReadonlyArray<PublicJwk> }>
   /** The public key with this kid, if it is active or recently retired; an unknown kid re-reads the database. */
   readonly publicKey: (kid: string) => Effect.Effect<Option.Option<CryptoKey>>
-  /** Retires the active key at `now` and makes a new one active; returns the new kid. */
-  readonly rotate: (now: Date) => Effect.Effect<{ readonly kid: string }>
+  /**
+   * Publishes a new key at `now` that signs from `activatesAt` (`now` + {@link PREPUBLICATION_SECONDS}), when the
+   * active key retires; returns the new kid and that instant.
+   */
+  readonly rotate: (now: Date) => Effect.Effect<{ readonly kid: string; readonly activatesAt: Date }>
 }
 
 interface Snapshot {
-  /** Published keys, active first. */
+  /** Published keys, newest activation first. */
   readonly rows: ReadonlyArray<SigningKeyRow>
-  readonly active: SigningKeyRow
   /** Clock time of the read, in milliseconds. */
   readonly loadedAt: number
+}
+
+const activationOf = (row: SigningKeyRow): number => (row.activatesAt ?? row.createdAt).getTime()
+
+/**
+ * The key that signs at `now`: the newest one whose activation has come and that is not retired by then; the
+ * oldest not retired one if none has come yet (a clock behind the rotating instance's). `rows` newest first.
+ */
+const signerAt = (rows: ReadonlyArray<SigningKeyRow>, now: number): SigningKeyRow | undefined => {
+  const live = rows.filter((row) => row.retiredAt === null || row.retiredAt.getTime() > now)
+  return live.find((row) => activationOf(row) <= now) ?? live.at(-1)
 }
 
 /** The associated data of a key's envelope: the record it belongs to. */
@@ -86,7 +110,7 @@ const envelopeContext = (kid: string) => `signing_keys:${kid}`
  * Fresh key material, its private JWK sealed; generated outside the transaction so the lock is held only for two
  * statements.
  */
-const generateKey = (now: Date, keyring: Keyring): Effect.Effect<SigningKeyRow> =>
+const generateKey = (now: Date, keyring: Keyring, activatesAt: Date | null = null): Effect.Effect<SigningKeyRow> =>
   Effect.promise(async () => {
     const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true })
     const publicJwk = await exportJWK(publicKey)
@@ -98,6 +122,7 @@ const generateKey = (now: Date, keyring: Keyring): Effect.Effect<SigningKeyRow> 
       privateJwk: null,
       publicJwk: { ...publicJwk, kid, alg: SIGNING_ALGORITHM, use: "sig" },
       createdAt: now,
+      activatesAt,
       retiredAt: null
     }
   })
@@ -157,13 +182,12 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const load = (now: number): Effect.Effect<Snapshot> =>
       Effect.gen(function* () {
         let rows = yield* repository.published(now, RETIRED_KEY_RETENTION_SECONDS)
-        if (rows[0]?.retiredAt !== null) {
+        if (!rows.some((row) => row.retiredAt === null)) {
           yield* ensureActiveKey(new Date(now))
           rows = yield* repository.published(now, RETIRED_KEY_RETENTION_SECONDS)
         }
-        const active = rows[0]
-        if (active === undefined || active.retiredAt !== null) return yield* Effect.dieMessage("no active signing key")
-        return { rows, active, loadedAt: now }
+        if (!rows.some((row) => row.retiredAt === null)) return yield* Effect.dieMessage("no active signing key")
+        return { rows, loadedAt: now }
       }).pipe(Effect.provideService(Db.Db, db))
 
     /** The snapshot, re-read when older than the refresh interval or when `stale` says so. */
@@ -216,7 +240,9 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
 
     // No stack trace on the span: this runs for every token issued (see BillingService's spans).
     const current: SigningKeysShape["current"] = Effect.gen(function* () {
-      const { active } = yield* read()
+      const { rows } = yield* read()
+      const active = signerAt(rows, yield* Clock.currentTimeMillis)
+      if (active === undefined) return yield* Effect.dieMessage("no active signing key")
       return { kid: active.kid, ...(yield* importPrivate(active)) }
     }).pipe(Effect.withSpan("SigningKeys.current", { captureStackTrace: false }))
 
@@ -251,16 +277,17 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
 
     const rotate: SigningKeysShape["rotate"] = (now) =>
       Effect.gen(function* () {
-        const next = yield* generateKey(now, keyring)
+        const activatesAt = new Date(now.getTime() + PREPUBLICATION_SECONDS * 1000)
+        const next = yield* generateKey(now, keyring, activatesAt)
         yield* Sql.transaction(
           Effect.gen(function* () {
             yield* repository.lock
-            yield* repository.retireActive(now)
+            yield* repository.retireActive(activatesAt)
             yield* repository.insert(next)
           })
         ).pipe(Effect.provideService(Db.Db, db))
         yield* SynchronizedRef.set(snapshot, undefined)
-        return { kid: next.kid }
+        return { kid: next.kid, activatesAt }
       }).pipe(Effect.withSpan("SigningKeys.rotate"))
 
     return { current, jwks, publicKey, rotate } satisfies SigningKeysShape

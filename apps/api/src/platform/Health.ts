@@ -86,12 +86,22 @@ const probe = (body: unknown, status: number) =>
 
 const LIVE = probe({ status: "ok" }, 200)
 
+const pathOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  if (request.method !== "GET" && request.method !== "HEAD") return undefined
+  const query = request.url.indexOf("?")
+  return query === -1 ? request.url : request.url.slice(0, query)
+}
+
+/** Whether a request is one of the probes (no span is made for them). */
+export const isProbe = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const path = pathOf(request)
+  return path === "/healthz" || path === "/readyz"
+}
+
 /** Server middleware: answers `/healthz` and `/readyz` (GET, HEAD), passes everything else to `app`. */
 export const healthRoutes = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | Readiness> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E, R | Readiness> => {
-    if (request.method !== "GET" && request.method !== "HEAD") return app
-    const query = request.url.indexOf("?")
-    const path = query === -1 ? request.url : request.url.slice(0, query)
+    const path = pathOf(request)
     if (path === "/healthz") return Effect.succeed(LIVE)
     if (path === "/readyz") {
       return Effect.flatMap(Readiness, (readiness) =>

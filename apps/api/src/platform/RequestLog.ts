@@ -13,6 +13,8 @@
  *   token's organization and subject, the operator's organization and id, the token endpoint's grantee).
  * - Never a header, a token, a secret, a query string or a body.
  * - `status` 499 is a client that hung up before the answer.
+ * - With telemetry on (`platform/Telemetry`), the same figures update `http.server.requests` and
+ *   `http.server.request.duration`.
  *
  * Applied inside `RequestId.requestId`, so every host logs the same way; the probes (`platform/Health`) sit outside
  * it and are not logged.
@@ -20,8 +22,9 @@
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Cause, Context, Effect, Exit, FiberRef, Option, Tracer } from "effect"
+import { Cause, Context, Effect, Exit, FiberRef, Metric, MetricBoundaries, MetricLabel, Option, Tracer } from "effect"
 import { performance } from "node:perf_hooks"
+import { currentMetricsEnabled } from "./Telemetry.js"
 
 /** What the request's own code adds to its log line. */
 interface RequestRecord {
@@ -92,6 +95,32 @@ class RouteRecorder implements Tracer.Span {
   }
 }
 
+const requests = Metric.counter("http.server.requests", {
+  description: "Requests answered, by route template, method and status.",
+  incremental: true
+})
+const duration = Metric.histogram(
+  "http.server.request.duration",
+  MetricBoundaries.exponential({ start: 0.001, factor: 2, count: 14 }),
+  "Time from a request's arrival to its answer, in seconds."
+)
+
+const labelsOf = (tags: Record<string, string>) =>
+  Object.entries(tags).map(([key, value]) => MetricLabel.make(key, value))
+
+/** The request's count and duration (telemetry on only: `platform/Telemetry`). */
+const measured = (method: string, route: string | null, status: number, durationMs: number) => {
+  const tags = {
+    "http.request.method": method,
+    "http.route": route ?? "unmatched",
+    "http.response.status_code": String(status)
+  }
+  return Effect.zipRight(
+    Metric.increment(Metric.taggedWithLabels(requests, labelsOf(tags))),
+    Metric.update(Metric.taggedWithLabels(duration, labelsOf(tags)), durationMs / 1000)
+  )
+}
+
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>): number =>
   Exit.isSuccess(exit)
     ? exit.value.status
@@ -125,7 +154,10 @@ export const accessLogged = <E, R>(
           ...(record.organizationId === undefined ? {} : { organizationId: record.organizationId }),
           ...(record.principalId === undefined ? {} : { principalId: record.principalId })
         }
-        return status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
+        const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
+        return fiber.getFiberRef(currentMetricsEnabled)
+          ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
+          : logged
       })
     )
   })

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { CLOCK_LEEWAY_SECONDS } from "../../src/identity/AccessTokenVerifier.js"
 import { ApplicationService } from "../../src/identity/ApplicationService.js"
 import { rotateSigningKey } from "../../src/identity/SigningKeyRotation.js"
-import { REFRESH_INTERVAL_MS, RETIRED_KEY_RETENTION_SECONDS } from "../../src/identity/SigningKeys.js"
+import { PREPUBLICATION_SECONDS, REFRESH_INTERVAL_MS, RETIRED_KEY_RETENTION_SECONDS } from "../../src/identity/SigningKeys.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { call, start, type TestApp } from "../support/TestApp.js"
 import { assertionClaims, installationTokenBody, newConnector, signAssertion, withInstallations } from "./ConnectorFixtures.js"
@@ -110,8 +110,13 @@ describe.each(TestDatabase.kinds())("revocation and key rotation on %s", (kind) 
     expect(rotation.previousKid).toBe(oldKid)
     expect(rotation.kid).not.toBe(oldKid)
 
-    // The running hosts were not restarted; within the refresh interval they sign with the new key.
+    // The running hosts were not restarted: they list the new key within the refresh interval, and sign with it
+    // once the pre-publication is over.
     clock.advance(`${REFRESH_INTERVAL_MS} millis`)
+    const early = (await clientCredentials(created.clientId, created.secret)).body["access_token"] as string
+    expect(decodeProtectedHeader(early).kid).toBe(oldKid)
+    expect(rotation.activatesAt).toEqual(new Date(FROZEN_AT.getTime() + PREPUBLICATION_SECONDS * 1000))
+    clock.set(rotation.activatesAt)
     const newToken = (await clientCredentials(created.clientId, created.secret)).body["access_token"] as string
     expect(decodeProtectedHeader(newToken).kid).toBe(rotation.kid)
     const jwks = async () =>
@@ -123,9 +128,10 @@ describe.each(TestDatabase.kinds())("revocation and key rotation on %s", (kind) 
     expect(await contexts(newToken)).toBe(200)
 
     await expectWorksUntilExpiry(oldToken, FROZEN_AT)
-    clock.set(new Date(FROZEN_AT.getTime() + (RETIRED_KEY_RETENTION_SECONDS - 1) * 1000))
+    clock.set(new Date(rotation.activatesAt.getTime() + (RETIRED_KEY_RETENTION_SECONDS - 1) * 1000))
     expect(await jwks()).toEqual([rotation.kid, oldKid])
-    clock.set(new Date(FROZEN_AT.getTime() + (RETIRED_KEY_RETENTION_SECONDS + 1) * 1000 + REFRESH_INTERVAL_MS))
+    expect(rotation.previousPublishedUntil).toEqual(new Date(rotation.activatesAt.getTime() + RETIRED_KEY_RETENTION_SECONDS * 1000))
+    clock.set(new Date(rotation.activatesAt.getTime() + (RETIRED_KEY_RETENTION_SECONDS + 1) * 1000 + REFRESH_INTERVAL_MS))
     expect(await jwks()).toEqual([rotation.kid])
   })
 })

@@ -10,6 +10,7 @@ import { Context, Effect, Layer, Option, TestClock } from "effect"
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, jwtVerify, SignJWT } from "jose"
 import { sign } from "node:crypto"
 import {
+  PREPUBLICATION_SECONDS,
   REFRESH_INTERVAL_MS,
   RETIRED_KEY_RETENTION_SECONDS,
   SigningKeys
@@ -98,13 +99,20 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
       })
     )
 
-    it.scoped("rotation signs with the new key and keeps the previous one published for the retention", () =>
+    it.scoped("rotation publishes the new key at once, signs with it after the pre-publication, and keeps the previous one published for the retention", () =>
       Effect.gen(function* () {
         yield* freshStart
         const keys = yield* instanceOver(yield* Db.Db)
         const previous = yield* keys.current
-        const { kid } = yield* keys.rotate(FROZEN_AT)
+        const { activatesAt, kid } = yield* keys.rotate(FROZEN_AT)
         expect(kid).not.toBe(previous.kid)
+        expect(activatesAt).toEqual(new Date(FROZEN_AT.getTime() + PREPUBLICATION_SECONDS * 1000))
+        expect((yield* keys.jwks).keys.map((jwk) => jwk.kid)).toEqual([kid, previous.kid])
+        expect(Option.isSome(yield* keys.publicKey(kid))).toBe(true)
+        expect((yield* keys.current).kid).toBe(previous.kid)
+        yield* TestClock.adjust(`${PREPUBLICATION_SECONDS * 1000 - 1} millis`)
+        expect((yield* keys.current).kid).toBe(previous.kid)
+        yield* TestClock.adjust("1 millis")
         expect((yield* keys.current).kid).toBe(kid)
         expect((yield* keys.jwks).keys.map((jwk) => jwk.kid)).toEqual([kid, previous.kid])
         expect(Option.isSome(yield* keys.publicKey(previous.kid))).toBe(true)
@@ -119,7 +127,7 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
       })
     )
 
-    it.scoped("another instance converges after a rotation: at once for an unknown kid, else within the refresh interval", () =>
+    it.scoped("another instance lists the new key within the refresh interval, and signs with it at its activation, not before", () =>
       Effect.gen(function* () {
         yield* freshStart
         const rotating = yield* instanceOver(yield* Db.Db)
@@ -134,6 +142,10 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
 
         expect((yield* signing.current).kid).toBe(before.kid)
         yield* TestClock.adjust(`${REFRESH_INTERVAL_MS} millis`)
+        expect((yield* signing.jwks).keys.map((jwk) => jwk.kid)).toContain(kid)
+        expect((yield* signing.current).kid).toBe(before.kid)
+        expect(PREPUBLICATION_SECONDS * 1000).toBeGreaterThan(REFRESH_INTERVAL_MS)
+        yield* TestClock.adjust(`${PREPUBLICATION_SECONDS * 1000 - REFRESH_INTERVAL_MS} millis`)
         expect((yield* signing.current).kid).toBe(kid)
       })
     )

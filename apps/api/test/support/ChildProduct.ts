@@ -3,10 +3,15 @@
  * for what only a real process shows (signals, exit codes, several instances on one database). Its stdout and stderr
  * are kept (JSON log lines, `LOG_FORMAT=json`).
  */
+import * as Db from "@propline/db/Db"
 import { freePort } from "@propline/db/FreePort"
+import * as TestDatabase from "@propline/db/TestDatabase"
+import { Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import * as AppConfig from "../../src/AppConfig.js"
+import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
 
 const MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url))
 
@@ -103,4 +108,18 @@ export const startChild = async (env: Record<string, string>): Promise<ChildProd
     throw error
   }
   return product
+}
+
+/**
+ * A fresh PostgreSQL database for children to share, and a runtime over it for the test's fixtures (`Fixtures.*`);
+ * `dispose` closes the runtime (the caller drops the database).
+ */
+export const sharedDatabase = async () => {
+  const database = await TestDatabase.create("postgres")
+  const config = database.config
+  if (config._tag !== "postgres") throw new Error("a PostgreSQL database expected")
+  const fixtures = ManagedRuntime.make(
+    Layer.mergeAll(Db.layer(config), TestKeyEncryption, AppConfig.AppConfig.layer(AppConfig.make({ apiPort: 1, authPort: 2 })))
+  )
+  return { database, connectionString: config.connectionString, fixtures }
 }

@@ -46,7 +46,12 @@ export interface SigningKeyTable {
   /** Public JWK as JSON, published in the JWKS. */
   readonly publicJwk: Record<string, unknown>
   readonly createdAt: Date
-  /** When it stopped signing; published until every token it signed has expired. */
+  /**
+   * When it starts signing, for a key rotated in ahead of time (published in the JWKS from `createdAt`); `null`: from
+   * `createdAt`.
+   */
+  readonly activatesAt: Date | null
+  /** When it stopped (or stops) signing; published until every token it signed has expired. */
   retiredAt: Date | null
 }
 
