@@ -67,8 +67,8 @@ export const openApiDocument = (baseUrl: string, authUrl: string): OpenApi.OpenA
     ...spec,
     info: { ...info, ...infoOf(baseUrl) },
     servers: [{ url: baseUrl, description: "API host" }],
-    tags: [...(spec["tags"] as ReadonlyArray<JsonObject>), { name: "identity" }],
-    paths: { ...withSecurity(spec["paths"] as JsonObject), ...healthPaths, ...identityPaths(authUrl) },
+    tags: [...(spec["tags"] as ReadonlyArray<JsonObject>), { name: "identity" }, { name: "Operations" }],
+    paths: { ...withSecurity(spec["paths"] as JsonObject), ...(healthPaths as unknown as JsonObject), ...identityPaths(authUrl) },
     components: {
       ...components,
       schemas: { ...(components["schemas"] as JsonObject), ...identitySchemas },

@@ -10,7 +10,7 @@ import { Layer, ManagedRuntime } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import * as AppConfig from "../../src/AppConfig.js"
+import * as AppConfig from "../../src/platform/AppConfig.js"
 import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
 
 const MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url))

@@ -369,7 +369,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   events:
     "The feed of every state change (decisions 9), the same bodies as webhook deliveries; kept 30 days.",
   identity:
-    "The identity host ({auth_url}): the token endpoint, its authorization server metadata and its signing keys."
+    "The identity host ({auth_url}): the token endpoint, its authorization server metadata and its signing keys.",
+  Operations:
+    "The probes every host (API, identity, admin console) answers outside /v1 and without authentication: " +
+    "liveness (/healthz) and readiness (/readyz)."
 }
 
 /** Everything above, applied to a document whose components are complete. */
