@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFile } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -134,11 +136,26 @@ describe("a release", () => {
   }, 180_000)
 
   it("dry-runs `pnpm release`'s publishing step", async () => {
-    const { stdout, stderr } = await run("pnpm", ["publish", "-r", "--dry-run", "--no-git-checks"], {
-      cwd: root,
-      env: { ...process.env, npm_config_loglevel: "notice" }
+    // A registry that knows no package (every read 404), on loopback: the dry run asks which versions are published
+    // without leaving the machine, and a dry run uploads nothing (an upload would be answered 405 and fail the run).
+    const asked: Array<string> = []
+    const registry = createServer((request, response) => {
+      asked.push(`${request.method} ${request.url}`)
+      response.writeHead(request.method === "GET" ? 404 : 405, { "content-type": "application/json" }).end("{}")
     })
-    const output = `${stdout}\n${stderr}`
-    for (const folder of PUBLISHED) expect(output).toContain(manifest(folder).name)
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = registry.address() as AddressInfo
+      const { stdout, stderr } = await run(
+        "pnpm",
+        ["publish", "-r", "--dry-run", "--no-git-checks", `--registry=http://127.0.0.1:${port}/`],
+        { cwd: root, env: { ...process.env, npm_config_loglevel: "notice" } }
+      )
+      const output = `${stdout}\n${stderr}`
+      for (const folder of PUBLISHED) expect(output).toContain(manifest(folder).name)
+      expect(asked.filter((line) => !line.startsWith("GET "))).toEqual([])
+    } finally {
+      await new Promise((resolve) => registry.close(resolve))
+    }
   }, 180_000)
 })
