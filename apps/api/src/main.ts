@@ -14,16 +14,18 @@
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { exitOnKeyEncryptionError, KeyEncryption } from "./platform/KeyEncryption.js"
 import * as Logging from "./platform/Logging.js"
 import { isProbe } from "./platform/Health.js"
 import { Shutdown } from "./platform/Shutdown.js"
 import * as Telemetry from "./platform/Telemetry.js"
 import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
-import { ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
+import { DEMO_CREDENTIALS_FILE, ensureDemoCredentials, printDemoBanner } from "./demo/DemoCredentials.js"
 import { seedDemoData } from "./demo/DemoData.js"
 import { DEMO_IDS } from "./demo/DemoIds.js"
-import { demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
+import { DEMO_CONNECTOR_FILE, demoConnectorBanner, ensureDemoConnector } from "./demo/identity/DemoConnector.js"
 import { ensureDemoSigning } from "./demo/signing/DemoSigning.js"
 import { ensureDemoOperator, printOperatorBanner } from "./demo/DemoOperator.js"
 import { DatabaseLive, HostsLive } from "./Hosts.js"
@@ -31,6 +33,9 @@ import { SigningAttemptRepository } from "./signing/SigningAttemptRepository.js"
 import { SigningOperatorService } from "./signing/SigningOperatorService.js"
 import { StorageLive } from "./storage/StorageConfig.js"
 import { ContractRepository } from "./tenancy/ContractRepository.js"
+
+const demoFilesIn = (dataDir: string): boolean =>
+  [DEMO_CREDENTIALS_FILE, DEMO_CONNECTOR_FILE].every((file) => existsSync(join(dataDir, file)))
 
 const demo = Effect.gen(function* () {
   const config = yield* AppConfig
@@ -48,6 +53,15 @@ const demo = Effect.gen(function* () {
     )
   )
   if (seed === undefined) return undefined
+  // Another start seeded this database and wrote the demo files into its own DATA_DIR: writing them here too would
+  // issue the demo Application a new secret and the connector a new key, and the other instance's files would stop
+  // working (issue 23, item 7). Only the seeding start, or one whose DATA_DIR already holds them, writes them.
+  if (!seed.seeded && !demoFilesIn(config.dataDir)) {
+    yield* Effect.logInfo(
+      "demo data already seeded by another start: its DATA_DIR holds the demo files; not writing new ones here"
+    )
+    return undefined
+  }
   yield* ensureDemoSigning.pipe(
     Effect.provide(Layer.mergeAll(SigningOperatorService.Default, SigningAttemptRepository.Default, ContractRepository.Default))
   )

@@ -240,8 +240,10 @@ export class BillingGroup extends HttpApiGroup.make("billing")
       .annotate(
         OpenApi.Description,
         "Rejects a proposal with a reason shown to an operator. Answers 201 with the rejected proposal, like the " +
-          "other reports. 400 `BILLING_PROPOSAL_STATUS_INVALID` when it is no longer `proposed` (a repeated reject " +
-          "included, decisions 4)."
+          "other reports. Like the verification queue, 400 `BILLING_INTEGRATION_NOT_CONFIGURED` without a " +
+          "configured billing integration and 400 `BILLING_INTEGRATION_GATE_NOT_DECLARED` without the declared " +
+          "verification gate; 400 `BILLING_PROPOSAL_STATUS_INVALID` when it is no longer `proposed` (a repeated " +
+          "reject included, decisions 4); 404 when the proposal does not exist or the token cannot see it."
       )
   )
   .add(

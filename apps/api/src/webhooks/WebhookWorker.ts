@@ -7,8 +7,9 @@
  * attempts in flight.
  */
 import type * as Db from "@propline/db/Db"
-import { Effect, Layer, Runtime } from "effect"
+import { Effect, Layer, Option, Runtime } from "effect"
 import type { KeyEncryption } from "../platform/KeyEncryption.js"
+import { Shutdown } from "../platform/Shutdown.js"
 import { WebhookDeliveryService } from "./WebhookDeliveryService.js"
 import { type DeliveryJob, QUEUE, WebhookJobRepository } from "./WebhookJobRepository.js"
 import { WebhookSettings } from "./WebhookSettings.js"
@@ -40,6 +41,10 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     )
     // Jobs this process enqueued are fetched as soon as their transaction commits, not at the next poll.
     yield* onEnqueued(() => boss.notifyWorker(workerId))
+    // On SIGTERM the drain waits (within SHUTDOWN_GRACE_SECONDS) for the attempts in flight, and fetches no more.
+    const stop = Effect.promise(() => boss.offWork(QUEUE, { id: workerId, wait: true }).catch(() => undefined))
+    const shutdown = yield* Effect.serviceOption(Shutdown)
+    if (Option.isSome(shutdown)) yield* shutdown.value.onDrain("webhook deliveries", stop)
     yield* Effect.addFinalizer(() => Effect.promise(() => boss.offWork(QUEUE, { id: workerId, wait: true }).catch(() => undefined)))
   })
 )
