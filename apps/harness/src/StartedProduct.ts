@@ -54,6 +54,11 @@ interface StartOptions {
   readonly databaseUrl?: string
   readonly timeoutMs?: number
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * The DATA_DIR to use (default: a new one): another instance's, so that a start on a database another start seeded
+   * finds that start's demo files (it writes none of its own).
+   */
+  readonly dataDir?: string
 }
 
 /**
@@ -67,7 +72,7 @@ class PortTaken extends Error {}
 
 const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> => {
   const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
-  const dataDir = path.join(root, ".data")
+  const dataDir = options.dataDir ?? path.join(root, ".data")
   const apiPort = await freePort()
   const authPort = await freePort()
   const adminPort = await freePort()

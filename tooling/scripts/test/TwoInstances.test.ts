@@ -1,9 +1,10 @@
 /**
  * Two processes of the product on one PostgreSQL, black box (decisions 3): an assertion's `jti` consumed at one
  * instance is refused at the other, and the token rate limit counts the requests made at both. Each process is the
- * built `apps/api/dist/main.js`, started as a user starts it, with its own DATA_DIR and ports, behind one public
- * address (AUTH_URL, BASE_URL: an assertion's `aud` names the service, not an instance). PostgreSQL only: PGlite is
- * one process's database.
+ * built `apps/api/dist/main.js`, started as a user starts it, with its own ports, behind one public address
+ * (AUTH_URL, BASE_URL: an assertion's `aud` names the service, not an instance); the second shares the first's
+ * DATA_DIR, since only the start that seeds the database writes the demo files. PostgreSQL only: PGlite is one
+ * process's database.
  */
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { type StartedProduct, startProduct } from "@propline/harness/StartedProduct"
@@ -22,11 +23,12 @@ describe.runIf(onPostgres)("two instances of the product on one PostgreSQL", () 
   beforeAll(async () => {
     database = await TestDatabase.create("postgres")
     if (database.config._tag !== "postgres") throw new Error("expected PostgreSQL")
-    // One after the other: the second finds the demo data seeded and keeps it.
+    // One after the other: the second finds the demo data seeded, writes no demo files, and serves the first's.
     first = await startProduct({ databaseUrl: database.config.connectionString })
     second = await startProduct({
       databaseUrl: database.config.connectionString,
-      env: { AUTH_URL: first.credentials.auth_url, BASE_URL: first.credentials.base_url }
+      env: { AUTH_URL: first.credentials.auth_url, BASE_URL: first.credentials.base_url },
+      dataDir: first.dataDir
     })
   }, 600_000)
 
@@ -49,7 +51,7 @@ describe.runIf(onPostgres)("two instances of the product on one PostgreSQL", () 
     return { status: response.status, error: ((await response.json()) as { error?: string }).error, retryAfter: response.headers.get("retry-after") }
   }
 
-  it("both instances' demo connector files work (each keeps its own key)", async () => {
+  it("the seeding start's demo connector file works at both instances", async () => {
     for (const product of [first, second]) {
       const minter = createAssertionMinter(connectorOf(product))
       expect(product.credentials.auth_url).toBe(first.listening.authUrl)
