@@ -45,45 +45,85 @@ import {
   type AnyProplineError,
   ConnectionError,
   fromResponse,
-  isTransient,
   ProplineError,
   SchemaError,
   TimeoutError
 } from "./Errors.js"
+import {
+  type CursorPage,
+  type CursorRequest,
+  isSafeToRepeat,
+  nextCursor,
+  type Policy,
+  policyOf,
+  retryDelay,
+  type Settings,
+  tokenUrlOf,
+  withCursor
+} from "./internal/policy.js"
 import * as Tokens from "./Tokens.js"
 import type { JWK } from "jose"
+
+/** An Application's credentials (client_credentials, spec 5.2); `tokenUrl` is `{auth_url}/oauth/token`. */
+export interface ApplicationCredentials {
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly tokenUrl?: string
+}
+
+/** An installed connector's (the installation-token grant, spec 5.3). */
+export interface InstallationCredentials {
+  readonly appId: string
+  readonly installationId: string
+  /** ES256 private key: a JWK (with `kid`) or a PKCS #8 PEM string. */
+  readonly privateKey: (JWK & { readonly kid?: string }) | string
+  readonly tokenUrl?: string
+}
 
 /** How the client authenticates: a token of your own, an Application's credentials, or an installed connector's. */
 export type Credentials =
   | { readonly accessToken: string | Effect.Effect<string, AnyProplineError> }
-  | { readonly clientId: string; readonly clientSecret: string; readonly tokenUrl?: string }
-  | {
-      readonly appId: string
-      readonly installationId: string
-      /** ES256 private key: a JWK (with `kid`) or a PKCS #8 PEM string. */
-      readonly privateKey: (JWK & { readonly kid?: string }) | string
-      readonly tokenUrl?: string
-    }
-
-/** Transport settings; every member has a default (see the module's docstring). */
-export interface Settings {
-  /** The API host's address ({base_url}), e.g. `https://api.example.com`. */
-  readonly baseUrl: string
-  /** Retries of an operation safe to repeat; 0 turns retries off. Default 2. */
-  readonly maxRetries?: number
-  /** First back-off delay in milliseconds, doubled per retry (jitter: a random half to whole). Default 500. */
-  readonly retryDelayMs?: number
-  /** Longest `Retry-After` the client waits, in milliseconds; a longer one fails at once. Default 60 000. */
-  readonly maxRetryAfterMs?: number
-  /** Per attempt, in milliseconds. Default 30 000. */
-  readonly timeoutMs?: number
-}
+  | ApplicationCredentials
+  | InstallationCredentials
 
 export type Options = Settings & Credentials
 
+export {
+  type CursorPage,
+  type CursorRequest,
+  IDEMPOTENT_POSTS,
+  nextCursor,
+  retryDelay,
+  type Settings,
+  withCursor
+} from "./internal/policy.js"
+
 type Groups = typeof IntegrationApi extends HttpApi.HttpApi<infer _Id, infer G, infer _E, infer _R> ? G : never
 
-/** One operation as a function: its request (path, urlParams, payload as the contract names them) to its success. */
+/**
+ * A value as its JSON arrives: a `Date` is its ISO 8601 string, arrays and objects member by member (brands kept).
+ * The Promise API's successes are this, since it does not decode with the contract's schemas.
+ */
+export type Json<T> = T extends Date
+  ? string
+  : T extends string | number | boolean | bigint | symbol | null | undefined
+    ? T
+    : { [K in keyof T]: Json<T[K]> }
+
+/**
+ * A request as the Promise API takes it: where the contract reads a `Date`, an ISO 8601 string too (the API parses
+ * it), so a timestamp from a response ({@link Json}) can be sent back as it came.
+ */
+export type JsonInput<T> = T extends Date
+  ? Date | string
+  : T extends string | number | boolean | bigint | symbol | null | undefined | void
+    ? T
+    : { [K in keyof T]: JsonInput<T[K]> }
+
+/**
+ * One operation as a function: its request (path, urlParams, payload as the contract names them) to its success,
+ * decoded (the Effect API) or as JSON (the Promise API, see {@link Json}).
+ */
 export type Method<Endpoint, Wrap extends "effect" | "promise"> =
   Endpoint extends HttpApiEndpoint.HttpApiEndpoint<
     infer _Name,
@@ -97,9 +137,15 @@ export type Method<Endpoint, Wrap extends "effect" | "promise"> =
     infer _R,
     infer _RE
   >
-    ? (
-        request: Simplify<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>
-      ) => Wrap extends "effect" ? Effect.Effect<Success, AnyProplineError> : Promise<Success>
+    ? Wrap extends "effect"
+      ? (
+          request: Simplify<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>
+        ) => Effect.Effect<Success, AnyProplineError>
+      : (
+          request: JsonInput<
+            Simplify<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>
+          >
+        ) => Promise<Json<Success>>
     : never
 
 /** The client's shape over every group and operation of the contract, `Wrap` giving each operation's function. */
@@ -120,20 +166,6 @@ export type Operations<Wrap extends "effect" | "promise"> = {
 /** The Effect API: `client.<group>.<operation>(request)`. */
 export type ProplineClient = Operations<"effect">
 
-/**
- * POSTs safe to repeat, by group and operation (see the module's docstring); every GET is safe too.
- */
-export const IDEMPOTENT_POSTS: Readonly<Record<string, ReadonlyArray<string>>> = {
-  billing: [
-    "reportPayment",
-    "reportPaymentByExternalReference",
-    "reportPaymentReversed",
-    "reportPaymentReversedByExternalReference",
-    "reportWriteOff"
-  ],
-  booking: ["createBookingRequest", "previewBookingRequest", "lookUpCompany"]
-}
-
 const normalize = (error: unknown): AnyProplineError => {
   if (error instanceof ProplineError) return error as AnyProplineError
   const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : ""
@@ -142,11 +174,6 @@ const normalize = (error: unknown): AnyProplineError => {
     return new ConnectionError({ message: `no response: ${message}`, cause: error })
   return new SchemaError({ message: `the request or response does not match the contract: ${message}`, cause: error })
 }
-
-const tokenUrlOf = (options: Options): string =>
-  "tokenUrl" in options && options.tokenUrl !== undefined
-    ? options.tokenUrl
-    : new URL("/oauth/token", options.baseUrl).toString()
 
 const tokenSource = (http: HttpClient.HttpClient, options: Options): Effect.Effect<Effect.Effect<string, AnyProplineError>> => {
   if ("accessToken" in options)
@@ -171,33 +198,10 @@ const failOnStatus = (response: HttpClientResponse.HttpClientResponse) =>
         Effect.fail(fromResponse({ status: response.status, headers: response.headers, body, now }))
       )
 
-/**
- * The delay before retry number `attempt + 1` (milliseconds), or undefined to fail now: only transient failures of
- * an operation safe to repeat, and refused token requests (429, 5xx) of any operation.
- */
-export const retryDelay = (
-  error: AnyProplineError,
-  attempt: number,
-  safe: boolean,
-  settings: Required<Omit<Settings, "baseUrl">>,
-  random: number
-): number | undefined => {
-  if (attempt >= settings.maxRetries) return undefined
-  const tokenRefusal =
-    error._tag === "TokenError" && error.status !== undefined && (error.status === 429 || error.status >= 500)
-  if (!tokenRefusal && !(safe && isTransient(error))) return undefined
-  if (error.retryAfter !== undefined) {
-    const wait = error.retryAfter * 1000
-    return wait <= settings.maxRetryAfterMs ? wait : undefined
-  }
-  const ceiling = Math.min(8_000, settings.retryDelayMs * 2 ** attempt)
-  return Math.round(ceiling / 2 + (random * ceiling) / 2)
-}
-
 const withPolicy = <A>(
   effect: Effect.Effect<A, unknown>,
   safe: boolean,
-  settings: Required<Omit<Settings, "baseUrl">>
+  settings: Policy
 ): Effect.Effect<A, AnyProplineError> => {
   const once = effect.pipe(
     Effect.timeoutFail({
@@ -219,12 +223,7 @@ export const make = (options: Options): Effect.Effect<ProplineClient, never, Htt
   Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
     const token = yield* tokenSource(http, options)
-    const settings = {
-      maxRetries: options.maxRetries ?? 2,
-      retryDelayMs: options.retryDelayMs ?? 500,
-      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
-      timeoutMs: options.timeoutMs ?? 30_000
-    }
+    const settings = policyOf(options)
     const authenticated = http.pipe(
       HttpClient.mapRequestEffect((request) => Effect.map(token, (value) => HttpClientRequest.bearerToken(request, value))),
       HttpClient.transformResponse(Effect.flatMap(failOnStatus))
@@ -237,7 +236,7 @@ export const make = (options: Options): Effect.Effect<ProplineClient, never, Htt
     for (const [groupName, group] of Object.entries(IntegrationApi.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>)) {
       const operations: Record<string, (request: unknown) => Effect.Effect<unknown, AnyProplineError>> = {}
       for (const [name, endpoint] of Object.entries(group.endpoints as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>)) {
-        const safe = endpoint.method === "GET" || (IDEMPOTENT_POSTS[groupName] ?? []).includes(name)
+        const safe = isSafeToRepeat(groupName, name, endpoint.method)
         const call = raw[groupName]?.[name]
         if (call !== undefined) operations[name] = (request) => withPolicy(call(request), safe, settings)
       }
@@ -245,26 +244,6 @@ export const make = (options: Options): Effect.Effect<ProplineClient, never, Htt
     }
     return client as unknown as ProplineClient
   })
-
-/** A cursor page as every list answers (`hasMore` on the events feed, whose last `nextCursor` is kept). */
-export interface CursorPage<Item> {
-  readonly items: ReadonlyArray<Item>
-  readonly nextCursor: string | null
-  readonly hasMore?: boolean
-}
-
-/** A list request: any request whose query takes `cursor`. */
-export type CursorRequest = { readonly urlParams: { readonly cursor?: string | undefined } } | void
-
-/** `request` with its query's `cursor` set (unchanged when `cursor` is undefined). */
-export const withCursor = <Req extends CursorRequest>(request: Req, cursor: string | undefined): Req =>
-  (cursor === undefined
-    ? request
-    : { ...(request ?? {}), urlParams: { ...(request?.urlParams ?? {}), cursor } }) as Req
-
-/** The next page's cursor: none once `nextCursor` is null or the feed says it has no more. */
-export const nextCursor = (page: CursorPage<unknown>): string | undefined =>
-  page.nextCursor === null || page.hasMore === false ? undefined : page.nextCursor
 
 /**
  * Every item of a cursor list (send queue, withdrawal queues, verification queue, signing queue, resources, add-on

@@ -22,7 +22,6 @@
  * | `TimeoutError` | no complete response within the request timeout |
  * | `SchemaError` | the request or the response does not match the contract |
  */
-import { Data } from "effect"
 
 /** One failing field of a `VALIDATION_FAILED` problem: `path` is a JSON Pointer (RFC 6901) into the input. */
 export interface Issue {
@@ -46,9 +45,28 @@ export interface ErrorFields {
   readonly cause?: unknown
 }
 
-/** The base of every error the client fails or rejects with. */
-export abstract class ProplineError extends Data.Error<ErrorFields> {
+/**
+ * The base of every error the client fails or rejects with: an `Error` with the {@link ErrorFields} as its own
+ * members. A plain class (no Effect `Data.Error`), so the Promise API's bundle does not carry Effect's runtime.
+ */
+export abstract class ProplineError extends Error {
   abstract readonly _tag: string
+  declare readonly status?: number
+  declare readonly code?: string
+  declare readonly detail?: string
+  declare readonly issues?: ReadonlyArray<Issue>
+  declare readonly requestId?: string
+  declare readonly retryAfter?: number
+
+  constructor(fields: ErrorFields) {
+    super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause })
+    const { message: _message, cause: _cause, ...members } = fields
+    Object.assign(this, members)
+  }
+
+  override get name(): string {
+    return this._tag
+  }
 }
 
 export class BadRequestError extends ProplineError {

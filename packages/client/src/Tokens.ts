@@ -17,43 +17,29 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { importJWK, importPKCS8, type JWK, SignJWT } from "jose"
-import { ConnectionError, parseRetryAfter, SchemaError, TokenError } from "./Errors.js"
+import { ConnectionError, ProplineError, type SchemaError, type TokenError } from "./Errors.js"
+import {
+  assertionSigner,
+  clientCredentialsRequest,
+  type ClientCredentials,
+  type InstallationCredentials,
+  installationForm,
+  type IssuedToken,
+  readTokenAnswer,
+  signingFailed
+} from "./internal/tokenProtocol.js"
 
-/** The installation-token grant's `grant_type` and the assertion type (spec 5.3). */
-export const GRANT_TYPE_INSTALLATION_TOKEN = "urn:service:params:oauth:grant-type:installation-token"
-export const CLIENT_ASSERTION_TYPE_JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-/** An assertion's life, `exp − iat`, in seconds: the longest the spec allows (spec 5.3). */
-export const ASSERTION_LIFETIME_SECONDS = 300
-
-/** An Application's credentials and its token endpoint (`{auth_url}/oauth/token`). */
-export interface ClientCredentials {
-  readonly clientId: string
-  readonly clientSecret: string
-  readonly tokenUrl: string
-}
-
-/**
- * An installed connector's: its app id, the installation, and its ES256 private key (a JWK with `kid`, or a PKCS #8
- * PEM string), and the token endpoint.
- */
-export interface InstallationCredentials {
-  readonly appId: string
-  readonly installationId: string
-  readonly privateKey: (JWK & { readonly kid?: string }) | string
-  readonly tokenUrl: string
-}
-
-/** The token endpoint's success body (spec 5.1): `expires_in` in seconds. */
-export interface IssuedToken {
-  readonly accessToken: string
-  readonly expiresIn: number
-}
+export {
+  ASSERTION_LIFETIME_SECONDS,
+  assertionSigner,
+  CLIENT_ASSERTION_TYPE_JWT_BEARER,
+  type ClientCredentials,
+  GRANT_TYPE_INSTALLATION_TOKEN,
+  type InstallationCredentials,
+  type IssuedToken
+} from "./internal/tokenProtocol.js"
 
 export type TokenFailure = TokenError | ConnectionError | SchemaError
-
-/** RFC 6749 Appendix B: application/x-www-form-urlencoded encoding of a credential before Basic. */
-const formEncode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2)
 
 /** POSTs a form to the token endpoint; a 200 with `access_token` and `expires_in`, or the refusal as a TokenError. */
 export const requestToken = (
@@ -69,63 +55,15 @@ export const requestToken = (
       http.execute(request),
       (cause) => new ConnectionError({ message: `token request to ${tokenUrl} failed: ${cause.message}`, cause })
     )
-    const text = yield* Effect.orElseSucceed(response.text, () => "")
-    let body: Record<string, unknown> = {}
-    try {
-      body = JSON.parse(text) as Record<string, unknown>
-    } catch {
-      // the refusal below names the status
-    }
-    const requestId = response.headers["x-request-id"]
-    const common = { status: response.status, ...(requestId === undefined ? {} : { requestId }) }
-    if (response.status === 200) {
-      if (typeof body["access_token"] === "string" && typeof body["expires_in"] === "number")
-        return { accessToken: body["access_token"], expiresIn: body["expires_in"] }
-      return yield* new SchemaError({ message: "the token endpoint answered 200 without a token", ...common })
-    }
-    const code = typeof body["error"] === "string" ? body["error"] : "unexpected_response"
-    const detail = typeof body["error_description"] === "string" ? body["error_description"] : undefined
-    const retryAfter = parseRetryAfter(response.headers["retry-after"], Date.now())
-    return yield* new TokenError({
-      message: `token request refused: ${response.status} ${code}${detail === undefined ? "" : `: ${detail}`}`,
-      code,
-      ...common,
-      ...(detail === undefined ? {} : { detail }),
-      ...(retryAfter === undefined ? {} : { retryAfter })
-    })
+    const body = yield* Effect.orElseSucceed(response.text, () => "")
+    const answer = readTokenAnswer({ status: response.status, headers: response.headers, body, now: Date.now() })
+    return answer instanceof ProplineError ? yield* Effect.fail(answer) : answer
   })
 
 /** One client_credentials token request. */
-export const requestClientCredentials = (http: HttpClient.HttpClient, credentials: ClientCredentials) =>
-  requestToken(
-    http,
-    credentials.tokenUrl,
-    { grant_type: "client_credentials" },
-    `Basic ${btoa(`${formEncode(credentials.clientId)}:${formEncode(credentials.clientSecret)}`)}`
-  )
-
-/**
- * A signer of client assertions for one installation: each call gives a fresh JWT (`iat` from the wall clock, since
- * the identity host checks it against its own). Rejects when `privateKey` is not an EC P-256 private key.
- */
-export const assertionSigner = (credentials: InstallationCredentials) => {
-  const key =
-    typeof credentials.privateKey === "string"
-      ? importPKCS8(credentials.privateKey, "ES256")
-      : importJWK(credentials.privateKey, "ES256")
-  const kid = typeof credentials.privateKey === "string" ? undefined : credentials.privateKey.kid
-  return async (): Promise<string> => {
-    const iat = Math.floor(Date.now() / 1000)
-    return new SignJWT({})
-      .setProtectedHeader({ alg: "ES256", typ: "JWT", ...(kid === undefined ? {} : { kid }) })
-      .setIssuer(credentials.appId)
-      .setSubject(credentials.appId)
-      .setAudience(credentials.tokenUrl)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ASSERTION_LIFETIME_SECONDS)
-      .setJti(crypto.randomUUID())
-      .sign(await key)
-  }
+export const requestClientCredentials = (http: HttpClient.HttpClient, credentials: ClientCredentials) => {
+  const { authorization, form } = clientCredentialsRequest(credentials)
+  return requestToken(http, credentials.tokenUrl, form, authorization)
 }
 
 /** One installation-token request with a fresh assertion. */
@@ -134,18 +72,8 @@ export const requestInstallationToken = (
   credentials: InstallationCredentials,
   sign: () => Promise<string> = assertionSigner(credentials)
 ) =>
-  Effect.flatMap(
-    Effect.tryPromise({
-      try: sign,
-      catch: (cause) => new TokenError({ message: `cannot sign the client assertion: ${String(cause)}`, cause })
-    }),
-    (assertion) =>
-      requestToken(http, credentials.tokenUrl, {
-        grant_type: GRANT_TYPE_INSTALLATION_TOKEN,
-        client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER,
-        client_assertion: assertion,
-        installation_id: credentials.installationId
-      })
+  Effect.flatMap(Effect.tryPromise({ try: sign, catch: signingFailed }), (assertion) =>
+    requestToken(http, credentials.tokenUrl, installationForm(credentials, assertion))
   )
 
 /**

@@ -15,6 +15,7 @@ import * as Client from "../src/Client.js"
 import {
   BadRequestError,
   ConflictError,
+  ConnectionError,
   NotFoundError,
   ProplineError,
   RateLimitError,
@@ -311,5 +312,93 @@ describe("pagination", () => {
       events.push(event)
     expect(events).toEqual([])
     expect(seen.map((r) => r.path)).toEqual(["/v1/events?cursor=c"])
+  })
+})
+
+describe("the Promise API's own transport", () => {
+  it("client_credentials: one token shared by concurrent calls, asked again once expires_in − 60 s has passed", async () => {
+    const { baseUrl, seen, tokens } = await serve([emptyPage], { expiresIn: 600 })
+    const propline = new Propline({ baseUrl, ...credentials })
+    await Promise.all([1, 2, 3].map(() => propline.billing.getSendQueue({ urlParams: {} })))
+    expect(tokens.length).toBe(1)
+    expect(tokens[0]?.authorization).toBe(`Basic ${btoa("app_1:s3cret")}`)
+    // A token that lives 60 s is renewed at once: every call asks again.
+    const short = await serve([emptyPage], { expiresIn: 60 })
+    const renewing = new Propline({ baseUrl: short.baseUrl, ...credentials })
+    await renewing.billing.getSendQueue({ urlParams: {} })
+    await renewing.billing.getSendQueue({ urlParams: {} })
+    expect(short.tokens.length).toBe(2)
+    expect(short.seen.map((r) => r.authorization)).toEqual(["Bearer token-1", "Bearer token-2"])
+    expect(seen.every((r) => r.authorization === "Bearer token-1")).toBe(true)
+  })
+
+  it("installation grant: a verified ES256 assertion per token request", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true })
+    const jwk = { ...(await exportJWK(privateKey)), kid: "key-2" }
+    const { baseUrl, tokens } = await serve([emptyPage], { expiresIn: 60 })
+    const propline = new Propline({ baseUrl, appId: "app_7", installationId: "inst_2", privateKey: jwk })
+    await propline.billing.getSendQueue({ urlParams: {} })
+    await propline.billing.getSendQueue({ urlParams: {} })
+    expect(tokens.length).toBe(2)
+    const form = new URLSearchParams(tokens[0]?.body)
+    expect(form.get("installation_id")).toBe("inst_2")
+    const verified = await jwtVerify(form.get("client_assertion") ?? "", publicKey, { audience: `${baseUrl}/oauth/token` })
+    expect(verified.payload).toMatchObject({ iss: "app_7", sub: "app_7" })
+    expect(new URLSearchParams(tokens[1]?.body).get("client_assertion")).not.toBe(form.get("client_assertion"))
+  })
+
+  it("retries a token request refused with 429 slow_down after its Retry-After, even for a POST not safe to repeat", async () => {
+    let asked = 0
+    const server = createServer((req, res) => {
+      if (req.url === "/oauth/token")
+        return asked++ === 0
+          ? json(res, 429, { error: "slow_down" }, { "retry-after": "0" })
+          : json(res, 200, { access_token: "t", token_type: "Bearer", expires_in: 600 })
+      json(res, 201, { id: "p" })
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    servers.push({ close: () => server.close() })
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const propline = new Propline({ baseUrl, ...credentials, ...fast })
+    const passed = await propline.billing.passProposal({
+      path: { proposalId: invoiceId as never },
+      payload: { externalReference: "X-1" } as never
+    })
+    expect(passed).toEqual({ id: "p" })
+    expect(asked).toBe(2)
+  })
+
+  it("sends path, query (numbers, lists, dates as text) and a JSON body as given; answers the JSON as sent", async () => {
+    const answer: Answer = (_, res) => json(res, 200, { items: [{ createdAt: "2026-11-20T10:00:00.000Z" }], nextCursor: null })
+    const { baseUrl, seen } = await serve([answer])
+    const requests: Array<string> = []
+    const propline = new Propline({
+      baseUrl: `${baseUrl}/`,
+      accessToken: async () => "own-token",
+      fetch: (input, init) => {
+        requests.push(String(input))
+        return fetch(input, init)
+      }
+    })
+    const page = await propline.events.listEvents({ urlParams: { limit: 2, types: "invoice.sent,invoice.paid" } as never })
+    // Timestamps arrive as ISO strings (the type says so: Json<Date> is string).
+    const createdAt: string | undefined = page.items[0]?.createdAt
+    expect(createdAt).toBe("2026-11-20T10:00:00.000Z")
+    await propline.billing.reportPayment({
+      path: { invoiceId: invoiceId as never },
+      payload: { paymentId: "p-1", paidAt: new Date("2026-11-20T10:00:00Z") } as never
+    })
+    expect(seen[0]).toMatchObject({ method: "GET", path: "/v1/events?limit=2&types=invoice.sent%2Cinvoice.paid" })
+    expect(seen[0]?.authorization).toBe("Bearer own-token")
+    expect(seen[1]).toMatchObject({ method: "POST", path: `/v1/billing/invoices/${invoiceId}/report-payment` })
+    expect(JSON.parse(seen[1]?.body ?? "")).toEqual({ paymentId: "p-1", paidAt: "2026-11-20T10:00:00.000Z" })
+    expect(requests).toHaveLength(2)
+  })
+
+  it("a network failure is ConnectionError, retried for a GET", async () => {
+    const propline = new Propline({ baseUrl: "http://127.0.0.1:9", accessToken: "t", ...fast, maxRetries: 1 })
+    const error = await propline.billing.getSendQueue({ urlParams: {} }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect((error as ConnectionError)._tag).toBe("ConnectionError")
   })
 })

@@ -5,13 +5,14 @@
  * (a priced breakdown with VAT per rate), request it for a guest — twice with one requestId, which books once —
  * and read the request back. Returns a log of what it did; refusals are reported by their spec code.
  */
+import type { Json } from "@propline/client"
 import type { PriceBreakdown } from "@propline/contract/BookingRecords"
 import { connect, type DemoCredentials, problemCode } from "./ConnectorFlow.js"
 
 const money = (minorUnits: number, currency: string) => `${(minorUnits / 100).toFixed(2)} ${currency}`
 
 /** The priced breakdown as lines of text: one per line, then VAT per rate and the totals. */
-export const formatBreakdown = (price: PriceBreakdown): string =>
+export const formatBreakdown = (price: Json<PriceBreakdown>): string =>
   [
     ...price.lines.map((line) =>
       line.kind === "resource"
@@ -59,7 +60,8 @@ export const runBookingWebsiteFlow = async (credentials: DemoCredentials, reques
     urlParams: { from, to, durationMinutes: 180 }
   })
   // Lunch is delivered two hours in, inside the caterer's delivery hours.
-  const start = (availability.startTimes ?? []).find((s) => {
+  // Timestamps arrive as ISO strings (the Promise API returns the JSON as sent).
+  const start = (availability.startTimes ?? []).map((s) => new Date(s)).find((s) => {
     const delivery = localTime(new Date(s.getTime() + 2 * 3_600_000), room.timeZone)
     return delivery >= "11:00" && delivery <= "13:00"
   })
@@ -109,7 +111,7 @@ export const runBookingWebsiteFlow = async (credentials: DemoCredentials, reques
   const requested = await client.booking.createBookingRequest({ payload: body })
   log(
     "POST /v1/booking/booking-requests",
-    `${requested.status}, held until ${requested.holdExpiresAt.toISOString()}, ${money(requested.price.totalGrossMinorUnits, requested.price.currency)}`
+    `${requested.status}, held until ${requested.holdExpiresAt}, ${money(requested.price.totalGrossMinorUnits, requested.price.currency)}`
   )
   const again = await client.booking.createBookingRequest({ payload: body })
   log("POST /v1/booking/booking-requests (same requestId)", again.id === requested.id ? "the same booking request" : "a second booking (wrong!)")

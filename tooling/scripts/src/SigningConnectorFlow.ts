@@ -61,7 +61,7 @@ export const runSigningConnectorFlow = async (credentials: DemoCredentials, refe
     })
     log(
       `POST /v1/crm/signing-attempts/${attemptId}/signed-document-upload`,
-      `201: ${address.method} address valid until ${address.expiresAt.toISOString()}`
+      `201: ${address.method} address valid until ${address.expiresAt}`
     )
     const put = await fetchBytes(address.url, { method: address.method, headers: address.headers, body: signed })
     log(`PUT the signed PDF (${signed.length} bytes) to the upload address`, `${put.status}`)
