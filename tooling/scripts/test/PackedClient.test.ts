@@ -5,10 +5,9 @@
  * registry install would put them. The example flows' sources are copied there, so their `@propline/client`
  * imports resolve to the tarball's files, and run against the started product (PGlite).
  */
+import { installPacked } from "@propline/harness/PackedClient"
 import { type StartedProduct, startProduct } from "@propline/harness/StartedProduct"
-import { execFileSync } from "node:child_process"
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -18,31 +17,13 @@ import type * as InstallationFlowModule from "../src/InstallationFlow.js"
 import type { ConnectorCredentials } from "../src/InstallationAssertion.js"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
-const PACKED = ["client", "contract", "billing", "refusal"]
-const LINKED = ["effect", "@effect/platform", "jose"]
 const FLOWS = ["ConnectorFlow.ts", "InstallationFlow.ts", "InstallationAssertion.ts"]
 
-/** Packs and unpacks the client and its workspace dependencies, links the third-party ones; the app's folder. */
-const installPacked = (dir: string): string => {
-  const modules = path.join(dir, "node_modules")
-  for (const name of PACKED) {
-    const packDir = path.join(dir, "packs", name)
-    mkdirSync(packDir, { recursive: true })
-    execFileSync("pnpm", ["pack", "--pack-destination", packDir], { cwd: path.join(root, "packages", name), stdio: "pipe" })
-    const tarball = path.join(packDir, readdirSync(packDir)[0] ?? "")
-    const target = path.join(modules, "@propline", name)
-    mkdirSync(target, { recursive: true })
-    execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"])
-  }
-  const fromClient = createRequire(path.join(root, "packages", "client", "package.json"))
-  for (const name of LINKED) {
-    const packageDir = path.dirname(realpathSync(fromClient.resolve(`${name}/package.json`)))
-    mkdirSync(path.dirname(path.join(modules, name)), { recursive: true })
-    symlinkSync(packageDir, path.join(modules, name), "dir")
-  }
+/** Installs the packed client (as the harness does) and copies the example flows beside it; the app's folder. */
+const installApp = (dir: string): string => {
+  installPacked(dir)
   const app = path.join(dir, "app")
   mkdirSync(app)
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module", private: true }))
   for (const file of FLOWS) copyFileSync(path.join(root, "tooling", "scripts", "src", file), path.join(app, file))
   return app
 }
@@ -54,7 +35,7 @@ describe("the example connectors on the packed client", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "propline-packed-client-"))
-    app = installPacked(dir)
+    app = installApp(dir)
     product = await startProduct()
   }, 300_000)
 

@@ -2,8 +2,6 @@
  * Scenarios every connector kind relies on: the operational contexts and their pagination (spec 3, 4.1), and the
  * published client (`@propline/client`) decoding the API's answers.
  */
-import { BadRequestError, NotFoundError } from "@propline/client/Errors"
-import { Propline } from "@propline/client/Propline"
 import { OperationalContext } from "@propline/contract/OperationalContext"
 import {
   api,
@@ -16,6 +14,7 @@ import {
   show,
   walk
 } from "../Harness.js"
+import { loadPackedClient } from "../PackedClient.js"
 
 const operationalContexts: Scenario = {
   name: "operational contexts",
@@ -39,7 +38,7 @@ const operationalContexts: Scenario = {
 }
 
 /**
- * The published client's Promise API as an integrator uses it: client_credentials and (when the connector file is
+ * The published client's Promise API as an integrator uses it, from its packed tarball ({@link loadPackedClient}): client_credentials and (when the connector file is
  * there) the installation grant with its own assertions; `for await` over a list one item per page; a real 404 and
  * 400 as `instanceof` classes with their code, issues and the response's X-Request-Id.
  */
@@ -47,6 +46,8 @@ const publishedClient: Scenario = {
   name: "published client (@propline/client)",
   run: async (context) => {
     const { credentials, connector } = context
+    const packed = await loadPackedClient()
+    const { BadRequestError, NotFoundError, Propline } = packed.module
     const propline = new Propline({
       baseUrl: credentials.base_url,
       tokenUrl: `${credentials.auth_url}/oauth/token`,
@@ -64,12 +65,12 @@ const publishedClient: Scenario = {
       .getBookingRequest({ path: { bookingId: "00000000-0000-4000-8000-000000000000" as never } })
       .then(() => undefined, (error: unknown) => error)
     check(missing instanceof NotFoundError, `an unknown booking request: ${show(missing)}`)
-    check(/^\S+$/.test(String((missing as NotFoundError).requestId)), "the 404 carries the X-Request-Id")
+    check(/^\S+$/.test(String((missing as InstanceType<typeof NotFoundError>).requestId)), "the 404 carries the X-Request-Id")
     const invalid = await propline.billing
       .getSendQueue({ urlParams: { cursor: "not-a-cursor-of-this-list" } })
       .then(() => undefined, (error: unknown) => error)
     check(invalid instanceof BadRequestError, `a foreign cursor: ${show(invalid)}`)
-    const refusal = invalid as BadRequestError
+    const refusal = invalid as InstanceType<typeof BadRequestError>
     equal(refusal.code, "VALIDATION_FAILED", "a foreign cursor's code")
     check((refusal.issues ?? []).length > 0, `a VALIDATION_FAILED with issues: ${show(refusal.issues)}`)
     check(refusal.requestId !== undefined && refusal.requestId !== missing.requestId, "each error has its own request id")
@@ -86,7 +87,7 @@ const publishedClient: Scenario = {
       const configurations = await installed.integrations.listConfigurations({ urlParams: {} })
       installation = `installed connector sees ${configurations.items.length} configuration(s)`
     }
-    return `${walked.length} contexts walked one per page; 404 and 400 VALIDATION_FAILED as classes with request ids ${refusal.requestId}; ${installation}`
+    return `@propline/client ${packed.version} from its tarball: ${walked.length} contexts walked one per page; 404 and 400 VALIDATION_FAILED as classes with request ids ${refusal.requestId}; ${installation}`
   }
 }
 
