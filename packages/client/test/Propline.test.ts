@@ -17,6 +17,7 @@ import {
   ConflictError,
   ConnectionError,
   NotFoundError,
+  parseRetryAfter,
   ProplineError,
   RateLimitError,
   ServerError,
@@ -400,5 +401,27 @@ describe("the Promise API's own transport", () => {
     const error = await propline.billing.getSendQueue({ urlParams: {} }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConnectionError)
     expect((error as ConnectionError)._tag).toBe("ConnectionError")
+  })
+})
+
+describe("Retry-After", () => {
+  it("reads delay-seconds and an HTTP-date (RFC 9110 10.2.3), and nothing else", () => {
+    const now = Date.parse("2026-11-26T10:00:00Z")
+    expect(parseRetryAfter("120", now)).toBe(120)
+    expect(parseRetryAfter("Thu, 26 Nov 2026 10:00:30 GMT", now)).toBe(30)
+    expect(parseRetryAfter("Thu, 26 Nov 2026 09:59:00 GMT", now)).toBe(0)
+    expect(parseRetryAfter("soon", now)).toBeUndefined()
+    expect(parseRetryAfter(undefined, now)).toBeUndefined()
+  })
+
+  it("waits an HTTP-date Retry-After before retrying a GET (Promise API)", async () => {
+    // Two seconds ahead, to the second (toUTCString drops milliseconds): a wait of 1 to 2 whole seconds.
+    const inTwoSeconds = new Date(Date.now() + 2_000).toUTCString()
+    const { baseUrl, seen } = await serve([problem(503, undefined, { "retry-after": inTwoSeconds }), emptyPage])
+    const propline = new Propline({ baseUrl, ...credentials, ...fast })
+    const started = Date.now()
+    expect(await propline.billing.getSendQueue({ urlParams: {} })).toEqual({ items: [], nextCursor: null })
+    expect(seen.length).toBe(2)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950)
   })
 })
