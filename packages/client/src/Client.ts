@@ -1,7 +1,8 @@
 /**
  * The client's Effect API: every operation of `@propline/contract`'s `IntegrationApi` (derived with
  * `HttpApiClient`, so request, success and path types are the server's), with tokens, retries, timeouts and tagged
- * errors. The Promise API (`Propline`) is this, run.
+ * errors. The Promise API (`Propline`) has the same operations, policy and errors on `fetch`, without Effect (see
+ * `Propline.ts`); this one decodes with the contract's schemas (timestamps as `Date`).
  *
  * ```ts
  * const api = yield* Client.make({ baseUrl, tokenUrl, clientId, clientSecret })   // needs an HttpClient layer
