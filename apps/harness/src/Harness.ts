@@ -4,14 +4,16 @@
  * and answer PASS, FAIL or SKIP with a message; they live per connector kind in `scenarios/<kind>.ts`, and
  * `Scenarios.ts` puts them in the order they run.
  *
- * One access token serves every API call of a run ({@link accessToken}), so a run sends few token requests
- * (see {@link Context.tokenRequests}: about a dozen, far below the limit of 60 a minute per client).
+ * Every token of a run comes from the published client's Promise API, loaded once per run from its packed tarball
+ * ({@link published}, {@link installed}; `PackedClient.ts`): the run's Application token is the client's cached one
+ * ({@link accessToken}), so a run sends few token requests (see {@link Context.tokenRequests}: about a dozen, far
+ * below the limit of 60 a minute per client). No harness source imports `@propline/client` from the workspace
+ * (test/PackedClient.test.ts checks it); only its types are read from there.
  */
-import { FetchHttpClient } from "@effect/platform"
-import * as TokenClient from "@propline/client/TokenClient"
-import { Effect, Either, ParseResult, Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { isDeepStrictEqual } from "node:util"
+import { loadPackedClient, type PublishedPropline } from "./PackedClient.js"
 
 /** The credentials file (DATA_DIR/demo-credentials.json). */
 export interface Credentials {
@@ -74,7 +76,8 @@ export interface Context {
   tokenRequests: number
   /** Records this run changed or learned about, for the later scenarios. */
   readonly state: {
-    accessToken?: Promise<string>
+    /** The Application's client (client_credentials), from {@link published}. */
+    client?: Promise<PublishedPropline>
     passed?: { readonly proposalId: string; readonly invoiceId: string; readonly externalReference: string }
     /** A proposed proposal that the duplicate-reference check left unchanged. */
     duplicateTarget?: string
@@ -83,8 +86,8 @@ export interface Context {
     reportedInvoiceId?: string
     /** An invoice this run reported sent, with its externalReference, for the settlement scenarios. */
     sent?: { readonly invoiceId: string; readonly externalReference: string; readonly total: number }
-    /** The connector's installation token (not counted in `tokenRequests`: another client's). */
-    installationToken?: Promise<string>
+    /** The installed connector's client (the installation grant; its tokens are not counted in `tokenRequests`: another client's). */
+    connectorClient?: Promise<PublishedPropline>
     /** The configuration this run's redeem made `connecting`, for the ready and failed scenarios. */
     redeemed?: { readonly id: string; readonly kind: "billing" | "signing" | "booking" }
   }
@@ -196,29 +199,69 @@ export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown, what: 
 // ---------------------------------------------------------------------------------------------------------------
 // The identity host
 
-/** The run's access token (spec 5.2, through the published client), asked for once. */
-export const accessToken = (context: Context): Promise<string> => {
-  if (context.state.accessToken === undefined) {
-    context.tokenRequests++
-    context.state.accessToken = Effect.runPromise(
-      TokenClient.requestToken({
-        authUrl: context.credentials.auth_url.replace(/\/+$/, ""),
-        clientId: context.credentials.client_id,
-        clientSecret: context.credentials.client_secret
-      }).pipe(
-        Effect.map((token) => token.access_token),
-        Effect.mapError((error) => new AssertionFailed(`no access token: ${show(error)}`)),
-        Effect.provide(FetchHttpClient.layer)
-      )
-    )
+/** The identity host's token endpoint, `{auth_url}/oauth/token`. */
+export const tokenUrl = (file: { readonly auth_url: string }) => join(file.auth_url, "/oauth/token")
+
+/**
+ * The run's Application client: the packed client's `new Propline({ clientId, clientSecret })` on the credentials
+ * file, made once per run; its token requests are counted in {@link Context.tokenRequests}.
+ */
+export const published = (context: Context): Promise<PublishedPropline> => {
+  const { credentials } = context
+  const endpoint = tokenUrl(credentials)
+  const counting: typeof fetch = (input, init) => {
+    if ((input instanceof Request ? input.url : String(input)) === endpoint) context.tokenRequests++
+    return fetch(input, init)
   }
-  return context.state.accessToken
+  context.state.client ??= loadPackedClient().then(
+    ({ module }) =>
+      new module.Propline({
+        baseUrl: credentials.base_url,
+        tokenUrl: endpoint,
+        clientId: credentials.client_id,
+        clientSecret: credentials.client_secret,
+        fetch: counting
+      })
+  )
+  return context.state.client
 }
+
+/**
+ * The installed connector's client: the packed client's `new Propline({ appId, installationId, privateKey })` on
+ * the connector file (spec 5.3: an ES256 client assertion per token request), made once per run.
+ */
+export const installed = (context: Context, connector: ConnectorFile): Promise<PublishedPropline> => {
+  context.state.connectorClient ??= loadPackedClient().then(
+    ({ module }) =>
+      new module.Propline({
+        baseUrl: connector.base_url,
+        tokenUrl: tokenUrl(connector),
+        appId: connector.app_id,
+        installationId: connector.installation_id,
+        privateKey: connector.private_jwk
+      })
+  )
+  return context.state.connectorClient
+}
+
+/** `client`'s access token (its `accessToken()`: cached, renewed before it expires); a refusal fails the scenario. */
+export const tokenOf = async (client: Promise<PublishedPropline>, what: string): Promise<string> =>
+  (await client).accessToken().catch((error: unknown) => {
+    throw new AssertionFailed(`no ${what} token: ${error instanceof Error ? error.message : show(error)}`)
+  })
+
+/** The run's Application access token (spec 5.2), from {@link published}. */
+export const accessToken = (context: Context): Promise<string> => tokenOf(published(context), "access")
 
 // ---------------------------------------------------------------------------------------------------------------
 // The API host
 
-/** A request to the API host with the run's access token; `body` is sent as JSON. */
+/**
+ * A request to the API host with the run's access token; `body` is sent as JSON. Raw `fetch` on purpose: the
+ * scenarios assert each answer's exact status, headers and problem body (spec 2.3), send requests the published
+ * client would not build (malformed bodies, foreign cursors, unknown members), and must see every attempt once,
+ * where the client would retry, and answer with its error classes and the JSON only.
+ */
 export const api = async (context: Context, method: "GET" | "POST", path: string, body?: unknown): Promise<Reply> => {
   const token = await accessToken(context)
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }

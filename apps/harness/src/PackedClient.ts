@@ -77,3 +77,6 @@ export const loadPackedClient = (): Promise<PackedClient> => {
   })()
   return loaded
 }
+
+/** A `new Propline(…)` of the packed client. */
+export type PublishedPropline = InstanceType<PublishedClient["Propline"]>

@@ -203,19 +203,35 @@ export class Propline {
     }
   }
 
-  async #call(method: string, template: string, request: Request | undefined, safe: boolean): Promise<unknown> {
+  #call(method: string, template: string, request: Request | undefined, safe: boolean): Promise<unknown> {
     const url = addressOf(this.#options.baseUrl, template, request)
     const payload = request?.payload === undefined ? undefined : JSON.stringify(request.payload)
-    for (let attempt = 0; ; attempt++) {
+    return this.#retrying(safe, () => this.#attempt(method, url, payload))
+  }
+
+  /** `attempt` until it succeeds or {@link retryDelay} says to give up; rejects with the last error. */
+  async #retrying<A>(safe: boolean, attempt: () => Promise<A>): Promise<A> {
+    for (let attempts = 0; ; attempts++) {
       try {
-        return await this.#attempt(method, url, payload)
+        return await attempt()
       } catch (thrown) {
         const error = asProplineError(thrown)
-        const delay = retryDelay(error, attempt, safe, this.#policy, Math.random())
+        const delay = retryDelay(error, attempts, safe, this.#policy, Math.random())
         if (delay === undefined) throw error
         await new Promise((resolve) => setTimeout(resolve, delay))
       }
     }
+  }
+
+  /**
+   * The access token the client sends: the cached one, or a new one from its grant (client_credentials or the
+   * installation grant; renewed 60 s before `expires_in` runs out, one token request at a time), or your own. For a
+   * request the client does not build itself (a raw `fetch` with `authorization: Bearer <token>`). A token request
+   * refused with 429 (`slow_down`, after `Retry-After`) or 5xx is retried as for an operation; rejects with
+   * `TokenError` (the OAuth `error` as `code`), `ConnectionError`, `TimeoutError` or `SchemaError`.
+   */
+  accessToken(): Promise<string> {
+    return this.#retrying(false, () => this.#token())
   }
 
   /**

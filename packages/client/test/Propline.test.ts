@@ -348,6 +348,36 @@ describe("the Promise API's own transport", () => {
     expect(new URLSearchParams(tokens[1]?.body).get("client_assertion")).not.toBe(form.get("client_assertion"))
   })
 
+  it("accessToken() gives the token the operations send (one request), a new one once renewed, its refusal as TokenError", async () => {
+    const { baseUrl, seen, tokens } = await serve([emptyPage], { expiresIn: 600 })
+    const propline = new Propline({ baseUrl, ...credentials })
+    expect(await Promise.all([propline.accessToken(), propline.accessToken()])).toEqual(["token-1", "token-1"])
+    await propline.billing.getSendQueue({ urlParams: {} })
+    expect(tokens.length).toBe(1)
+    expect(seen[0]?.authorization).toBe("Bearer token-1")
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true })
+    const short = await serve([emptyPage], { expiresIn: 60 })
+    const installed = new Propline({
+      baseUrl: short.baseUrl,
+      appId: "app_7",
+      installationId: "inst_2",
+      privateKey: { ...(await exportJWK(privateKey)), kid: "key-2" }
+    })
+    expect([await installed.accessToken(), await installed.accessToken()]).toEqual(["token-1", "token-2"])
+    const form = new URLSearchParams(short.tokens[1]?.body)
+    expect(form.get("installation_id")).toBe("inst_2")
+    await jwtVerify(form.get("client_assertion") ?? "", publicKey, { audience: `${short.baseUrl}/oauth/token` })
+    expect(await new Propline({ baseUrl, accessToken: "mine" }).accessToken()).toBe("mine")
+    const server = createServer((_, res) => json(res, 401, { error: "invalid_client" }, { "x-request-id": "req-t" }))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    servers.push({ close: () => server.close() })
+    const refused = await new Propline({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ...credentials })
+      .accessToken()
+      .catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(TokenError)
+    expect(refused).toMatchObject({ code: "invalid_client", status: 401, requestId: "req-t" })
+  })
+
   it("retries a token request refused with 429 slow_down after its Retry-After, even for a POST not safe to repeat", async () => {
     let asked = 0
     const server = createServer((req, res) => {

@@ -10,6 +10,8 @@ import {
   equal,
   expectStatus,
   field,
+  installed,
+  published,
   type Scenario,
   show,
   walk
@@ -38,22 +40,18 @@ const operationalContexts: Scenario = {
 }
 
 /**
- * The published client's Promise API as an integrator uses it, from its packed tarball ({@link loadPackedClient}): client_credentials and (when the connector file is
+ * The published client's Promise API as an integrator uses it, from its packed tarball ({@link loadPackedClient};
+ * the run's clients {@link published} and {@link installed}): client_credentials and (when the connector file is
  * there) the installation grant with its own assertions; `for await` over a list one item per page; a real 404 and
  * 400 as `instanceof` classes with their code, issues and the response's X-Request-Id.
  */
 const publishedClient: Scenario = {
   name: "published client (@propline/client)",
   run: async (context) => {
-    const { credentials, connector } = context
+    const { connector } = context
     const packed = await loadPackedClient()
-    const { BadRequestError, NotFoundError, Propline } = packed.module
-    const propline = new Propline({
-      baseUrl: credentials.base_url,
-      tokenUrl: `${credentials.auth_url}/oauth/token`,
-      clientId: credentials.client_id,
-      clientSecret: credentials.client_secret
-    })
+    const { BadRequestError, NotFoundError } = packed.module
+    const propline = await published(context)
     const first = await propline.operationalContexts.list({ urlParams: {} })
     check(first.items.length > 0, "the published client listed no contexts")
     const walked: Array<string> = []
@@ -77,14 +75,8 @@ const publishedClient: Scenario = {
 
     let installation = "no connector file"
     if (connector !== undefined) {
-      const installed = new Propline({
-        baseUrl: connector.base_url,
-        tokenUrl: `${connector.auth_url}/oauth/token`,
-        appId: connector.app_id,
-        installationId: connector.installation_id,
-        privateKey: connector.private_jwk
-      })
-      const configurations = await installed.integrations.listConfigurations({ urlParams: {} })
+      const connectorClient = await installed(context, connector)
+      const configurations = await connectorClient.integrations.listConfigurations({ urlParams: {} })
       installation = `installed connector sees ${configurations.items.length} configuration(s)`
     }
     return `@propline/client ${packed.version} from its tarball: ${walked.length} contexts walked one per page; 404 and 400 VALIDATION_FAILED as classes with request ids ${refusal.requestId}; ${installation}`

@@ -9,7 +9,6 @@
  * one). The Application's token is only used to show it is refused.
  */
 import { IntegrationConfiguration } from "@propline/contract/Integrations"
-import { importJWK, SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
 import {
   api,
@@ -22,12 +21,14 @@ import {
   expectStatus,
   expectValidationFailed,
   field,
+  installed,
   join,
   type Reply,
   type Scenario,
   send,
   show,
-  Skip
+  Skip,
+  tokenOf
 } from "../Harness.js"
 
 const CONFIGURATIONS = "/v1/integrations/configurations"
@@ -47,38 +48,14 @@ const connectorOf = (context: Context): ConnectorFile => {
   return context.connector
 }
 
-/** The connector's installation token (spec 5.3: a client assertion signed ES256 with its key), asked for once. */
-const installationToken = (context: Context): Promise<string> => {
-  const connector = connectorOf(context)
-  context.state.installationToken ??= (async () => {
-    const endpoint = join(connector.auth_url, "/oauth/token")
-    const key = await importJWK(connector.private_jwk, "ES256")
-    const assertion = await new SignJWT({})
-      .setProtectedHeader({ alg: "ES256", kid: connector.private_jwk.kid })
-      .setIssuer(connector.app_id)
-      .setSubject(connector.app_id)
-      .setAudience(endpoint)
-      .setIssuedAt()
-      .setExpirationTime("300s")
-      .setJti(randomUUID())
-      .sign(key)
-    const reply = await send(endpoint, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "urn:service:params:oauth:grant-type:installation-token",
-        client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-        client_assertion: assertion,
-        installation_id: connector.installation_id
-      }).toString()
-    })
-    expectStatus(reply, 200, "the installation-token grant")
-    return String(field(reply.body, "access_token"))
-  })()
-  return context.state.installationToken
-}
+/**
+ * The connector's installation token (spec 5.3: a client assertion signed ES256 with its key), from the published
+ * client's installation grant ({@link installed}): cached for the run.
+ */
+const installationToken = (context: Context): Promise<string> =>
+  tokenOf(installed(context, connectorOf(context)), "installation")
 
-/** A request to the API host with the connector's installation token. */
+/** A request to the API host with the connector's installation token; raw `fetch` for the reasons `api` gives. */
 const asConnector = async (context: Context, method: "GET" | "POST", path: string, body?: unknown): Promise<Reply> => {
   const token = await installationToken(context)
   return send(join(context.credentials.base_url, path), {
