@@ -38,7 +38,10 @@ const nextQueued = async (context: Context) => {
   return item
 }
 
-/** Downloads an item's PDF and checks it is the declared one. */
+/**
+ * Downloads an item's PDF and checks it is the declared one. Raw `fetch`: the document's address is a signed URL
+ * the API hands out, not an operation of the client.
+ */
 const downloadPdf = async (item: SigningQueueItem) => {
   const response = await fetch(item.document.url)
   equal(response.status, 200, `GET the document of ${item.attemptId}`)
@@ -55,6 +58,7 @@ const uploadAddress = async (context: Context, attemptId: string, bytes: Uint8Ar
   return { id: String(field(reply.body, "id")), url: String(field(reply.body, "url")) }
 }
 
+/** PUTs `bytes` to an upload address: a signed URL the API hands out, not an operation of the client (raw HTTP). */
 const put = (url: string, bytes: Uint8Array) =>
   send(url, { method: "PUT", headers: { "content-type": "application/pdf" }, body: bytes })
 

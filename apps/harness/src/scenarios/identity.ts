@@ -2,6 +2,11 @@
  * Scenarios of the identity host and of the tokens it issues (spec 5, 7.2; RFC 8414, RFC 9068): discovery, the
  * client credentials grant with each client authentication method through a standard client, the token
  * endpoint's refusals, and the API host's refusal of requests without a valid access token.
+ *
+ * Raw HTTP and a third-party OAuth client (oauth4webapi) on purpose, not the published client: these check the
+ * identity host itself — every client authentication method, malformed and refused token requests, tokens that are
+ * missing, garbage or forged — which the published client would never send. The run's own tokens come from the
+ * published client (`Harness.ts`, `published`, `installed`).
  */
 import { createRemoteJWKSet, generateKeyPair, jwtVerify, SignJWT } from "jose"
 import { randomUUID } from "node:crypto"
