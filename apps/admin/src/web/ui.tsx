@@ -1,9 +1,10 @@
 /** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
+import { type FormEvent, type ReactNode, useId, useState } from "react"
 import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
 import { useLoad } from "./session.js"
+import { useDialog } from "./ui/Dialog.js"
 
 /** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
 export const ProblemNotice = ({ problem, message }: { readonly problem: Problem | undefined; readonly message?: string | undefined }) =>
@@ -122,58 +123,34 @@ export const SecretOnce = (props: {
 }
 
 /**
- * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it shows
- * `question` with the confirming button (`confirm`) and "Cancel", focus on "Cancel"; cancelling hides them and
- * gives focus back to the button.
+ * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it opens the
+ * console's dialog (`ui/Dialog.tsx`) with `question`, what will happen (`body`), the confirming button (`confirm`)
+ * and "Cancel", focus on "Cancel"; cancelling or Escape closes it and gives focus back to the button.
  */
 export const ConfirmButton = (props: {
   readonly label: ReactNode
   readonly question: ReactNode
+  readonly body?: ReactNode
   readonly confirm: string
   readonly onConfirm: () => unknown
   readonly disabled?: boolean
   /** The buttons' style: `danger` for a change that can't be undone, `secondary` for a quieter one. */
   readonly tone?: "danger" | "secondary"
 }) => {
-  const id = useId()
-  const [asking, setAsking] = useState(false)
-  const cancel = useRef<HTMLButtonElement>(null)
-  const opener = useRef<HTMLButtonElement>(null)
-  const wasAsking = useRef(false)
-  useEffect(() => {
-    if (asking) cancel.current?.focus()
-    else if (wasAsking.current) opener.current?.focus()
-    wasAsking.current = asking
-  }, [asking])
-  const className = props.tone
-  if (!asking) {
-    return (
-      <button ref={opener} type="button" className={className} onClick={() => setAsking(true)} disabled={props.disabled}>
-        {props.label}
-      </button>
-    )
+  const dialog = useDialog()
+  const ask = async () => {
+    const confirmed = await dialog.confirm({
+      title: props.question,
+      ...(props.body === undefined ? {} : { body: props.body }),
+      confirm: props.confirm,
+      ...(props.tone === "danger" ? { tone: "danger" as const } : {})
+    })
+    if (confirmed) await props.onConfirm()
   }
   return (
-    <div className="confirm" role="group" aria-labelledby={`${id}-question`}>
-      <p id={`${id}-question`}>{props.question}</p>
-      <div className="actions">
-        <button
-          type="button"
-          className={className}
-          disabled={props.disabled}
-          onClick={() => {
-            wasAsking.current = false
-            setAsking(false)
-            void props.onConfirm()
-          }}
-        >
-          {props.confirm}
-        </button>
-        <button ref={cancel} type="button" className="secondary" onClick={() => setAsking(false)}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <button type="button" className={props.tone} onClick={() => void ask()} disabled={props.disabled}>
+      {props.label}
+    </button>
   )
 }
 

@@ -11,12 +11,14 @@ import {
   DeletedInvoice,
   DocumentLineView,
   InvoiceDetail,
+  InvoiceRunDetail,
   InvoiceRunSummary,
   InvoiceSummary,
   OverviewBucket,
   PaymentView,
   ProposalSummary,
   RunOutcome,
+  StatusCount,
   WithdrawalView,
   WriteOffView
 } from "@propline/contract/BillingAdmin"
@@ -39,22 +41,38 @@ const toProposal = (row: ProposalRow) =>
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
-const toOutcome = (result: RunResult) =>
-  new RunOutcome({
-    run: {
-      id: result.run.id,
-      status: result.run.status,
-      periodStart: result.run.periodStart,
-      periodEnd: result.run.periodEnd
-    },
-    invoiceCount: result.invoices.length,
-    proposalCount: result.proposals.length
+type RunRow = Effect.Effect.Success<ReturnType<BillingReadRepository["invoiceRun"]>>["run"]
+
+const toRun = (row: RunRow) =>
+  new InvoiceRunSummary({
+    ...row,
+    invoiceCount: Number(row.invoiceCount),
+    proposalCount: Number(row.proposalCount),
+    samePeriodRunCount: Number(row.samePeriodRunCount)
   })
 
 export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (handlers) =>
   Effect.gen(function* () {
     const views = yield* BillingReadRepository
     const operations = yield* BillingOperatorService
+    /**
+     * What a run action did, counted where the run's page counts (issue 25: an approval said "0 invoices, 0
+     * proposals" of a run of 23, counting only what the action itself changed): the run's documents after it.
+     */
+    const toOutcome = (organizationId: string, result: RunResult, changedCount: number) =>
+      views.invoiceRun(organizationId, result.run.id).pipe(
+        Effect.orDie,
+        Effect.map(
+          ({ run }) =>
+            new RunOutcome({
+              run: { id: result.run.id, status: result.run.status, periodStart: result.run.periodStart, periodEnd: result.run.periodEnd },
+              invoiceCount: Number(run.invoiceCount),
+              proposalCount: Number(run.proposalCount),
+              changedCount,
+              samePeriodRunCount: Number(run.samePeriodRunCount)
+            })
+        )
+      )
     /** Reads the record again after an action, as the lists show it. */
     const invoiceView = (organizationId: string, invoiceId: string) =>
       views.invoice(organizationId, invoiceId).pipe(
@@ -80,12 +98,27 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const after = yield* CursorPage.decode("admin-invoice-runs", urlParams.cursor)
           const page = yield* views.invoiceRuns(organizationId, { status: given(urlParams.status) }, after, limitOf(urlParams.limit))
           return {
-            items: page.items.map(
-              (row) =>
-                new InvoiceRunSummary({ ...row, invoiceCount: Number(row.invoiceCount), proposalCount: Number(row.proposalCount) })
-            ),
+            items: page.items.map(toRun),
             nextCursor: page.nextCursor
           }
+        })
+      )
+      .handle("getInvoiceRun", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const found = yield* views.invoiceRun(organizationId, path.invoiceRunId).pipe(Effect.mapError(toProblem))
+          return new InvoiceRunDetail({
+            run: toRun(found.run),
+            invoicesByStatus: found.invoicesByStatus.map((row) => new StatusCount({ status: row.status, count: Number(row.count) })),
+            proposalsByStatus: found.proposalsByStatus.map((row) => new StatusCount({ status: row.status, count: Number(row.count) })),
+            samePeriodRuns: found.samePeriodRuns.map(toRun)
+          })
+        })
+      )
+      .handle("getProposal", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          return toProposal(yield* views.proposal(organizationId, path.proposalId).pipe(Effect.mapError(toProblem)))
         })
       )
       .handle("listInvoices", ({ urlParams }) =>
@@ -163,7 +196,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
               invoiceDate: payload.invoiceDate
             })
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length + result.proposals.length)
         })
       )
       .handle("continueInvoiceRun", ({ path, payload }) =>
@@ -172,7 +205,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const result = yield* operations
             .continueInvoiceRun(operator.organizationId, actorOf(operator), path.invoiceRunId, { invoiceDate: payload.invoiceDate })
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length + result.proposals.length)
         })
       )
       .handle("approveInvoiceRun", ({ path }) =>
@@ -181,7 +214,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const result = yield* operations
             .approveInvoiceRun(operator.organizationId, actorOf(operator), path.invoiceRunId)
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length)
         })
       )
       .handle("approveInvoice", ({ path }) =>

@@ -10,6 +10,7 @@ import { dateTime, money, percent } from "../format.js"
 import { hrefWith, Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, type FilterSpec, GroupError, ListPage, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const currencies = ["SEK", "NOK", "DKK", "EUR", "USD", "GBP"] as const
 const pick = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
@@ -311,12 +312,13 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
 const InvoiceActions = ({ detail, reload }: { readonly detail: InvoiceDetail; readonly reload: () => void }) => {
   const { invoice } = detail
   const action = useAction()
+  const dialog = useDialog()
   const [credited, setCredited] = useState<InvoiceSummary | undefined>()
   const approve = async () => {
     if ((await action.run(() => call((client) => client.billing.approveInvoice({ path: { invoiceId: invoice.id } })))) !== undefined) reload()
   }
   const remove = async () => {
-    if (!window.confirm(`Delete invoice ${invoice.invoiceNumber}? It leaves every list; an ERP that has it is told to discard it.`)) return
+    if (!(await dialog.confirm({ title: `Delete invoice ${invoice.invoiceNumber}?`, body: "It leaves every list, and an ERP that has it is told to discard it. This can't be undone.", confirm: `Delete invoice ${invoice.invoiceNumber}`, tone: "danger" }))) return
     const deleted = await action.run(() => call((client) => client.billing.deleteInvoice({ path: { invoiceId: invoice.id } })))
     if (deleted !== undefined) navigate(deleted.withdrawn ? "/billing/withdrawal-queue" : "/billing/invoices")
   }

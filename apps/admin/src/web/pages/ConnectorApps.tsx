@@ -13,6 +13,7 @@ import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, ListPage, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
 import { GrantFields, useGrant } from "./Applications.js"
 import { AppWebhookSection } from "./Webhooks.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const choice = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
   values.find((candidate) => candidate === value)
@@ -184,11 +185,12 @@ const GrantForm = (props: { readonly appId: string; readonly installation: Insta
 const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorAppDetail; readonly reload: () => void }) => {
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
   const action = useAction()
+  const dialog = useDialog()
   const { installation } = detail
   const contextName = (id: string) =>
     organization.load._tag === "loaded" ? (organization.load.value.contexts.find((context) => context.id === id)?.name ?? id) : id
   const act = async (verb: "suspend" | "resume" | "remove", installationId: string) => {
-    if (verb !== "resume" && !window.confirm(verb === "remove" ? `Remove ${detail.app.name} for good? Its tokens stop at once.` : `Suspend ${detail.app.name}? Its tokens stop until it is resumed.`)) return
+    if (verb !== "resume" && !(await dialog.confirm(verb === "remove" ? { title: `Remove ${detail.app.name} for good?`, body: "Its tokens stop at once; installing it again starts afresh.", confirm: `Remove ${detail.app.name}`, tone: "danger" } : { title: `Suspend ${detail.app.name}?`, body: "Its tokens stop until it is resumed.", confirm: `Suspend ${detail.app.name}`, tone: "danger" }))) return
     const done = await action.run(() => call((client) => client.connectorApps[verb]({ path: { installationId } })))
     if (done !== undefined) reload()
   }
@@ -246,6 +248,7 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
 
 export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
   const action = useAction()
+  const dialog = useDialog()
   return (
     <RecordPage
       loadKey={`connector app ${id}`}
@@ -256,7 +259,7 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
     >
       {(detail, reload) => {
         const retire = async (kid: string) => {
-          if (!window.confirm(`Retire the key ${kid}? Assertions signed with it are refused from now on.`)) return
+          if (!(await dialog.confirm({ title: `Retire the key ${kid}?`, body: "Assertions signed with it are refused from now on, in every organization that installed the app.", confirm: "Retire the key", tone: "danger" }))) return
           if ((await action.run(() => call((client) => client.connectorApps.retireKey({ path: { appId: id, kid } })))) !== undefined) reload()
         }
         const { app, keys } = detail

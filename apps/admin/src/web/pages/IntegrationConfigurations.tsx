@@ -15,6 +15,7 @@ import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, useCopy, useQuery } from "../ui.js"
 import { ContextChoices, toggled } from "./Applications.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const KINDS = [
   ["billing", "Billing — an ERP or invoicing system"],
@@ -253,6 +254,7 @@ const ConfigurationFacts = ({ configuration }: { readonly configuration: Configu
 
 export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) => {
   const action = useAction()
+  const dialog = useDialog()
   const contextNames = useContextNames()
   const [connection, setConnection] = useState<ConnectAnswer | undefined>()
   return (
@@ -269,7 +271,7 @@ export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) =>
           if (answer !== undefined) setConnection(answer)
         }
         const disconnect = async () => {
-          if (!window.confirm("Disconnect this configuration for good? Its connector stops serving these contexts; connect again with a new configuration.")) return
+          if (!(await dialog.confirm({ title: "Disconnect this configuration for good?", body: "Its connector stops serving these contexts; to connect again, create a new configuration.", confirm: "Disconnect", tone: "danger" }))) return
           if ((await action.run(() => call((client) => client.integrationConfigurations.disconnect({ path: { configurationId: id } })))) !== undefined) {
             setConnection(undefined)
             reload()

@@ -10,12 +10,14 @@ import { call } from "../api.js"
 import { dateTime } from "../format.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Field, GroupError, Loading, ProblemNotice, Status, Table } from "../ui.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const LIVE = new Set(["queued", "started"])
 
 export const ContractSigning = ({ contractId }: { readonly contractId: string }) => {
   const attempts = useLoad(`signing ${contractId}`, () => call((client) => client.signing.attemptsOfContract({ path: { contractId } })))
   const action = useAction()
+  const dialog = useDialog()
   const [title, setTitle] = useState("")
   const [customer, setCustomer] = useState({ name: "", email: "" })
   const [organization, setOrganization] = useState({ name: "", email: "" })
@@ -31,7 +33,7 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
     if ((await action.run(() => call((client) => client.signing.prepare({ path: { contractId }, payload })))) !== undefined) attempts.reload()
   }
   const withdraw = async (attemptId: string) => {
-    if (!window.confirm("Ask the e-signing system to withdraw this document?")) return
+    if (!(await dialog.confirm({ title: "Withdraw this document from signing?", body: "The e-signing system is asked to withdraw it; signers can no longer sign it.", confirm: "Ask for withdrawal", tone: "danger" }))) return
     if ((await action.run(() => call((client) => client.signing.requestWithdrawal({ path: { attemptId } })))) !== undefined) attempts.reload()
   }
 
