@@ -1,5 +1,5 @@
 /** Building blocks every page uses: fields with their messages, problems, tables, filters and paging. */
-import { type FormEvent, type ReactNode, useId, useState } from "react"
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react"
 import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
@@ -169,10 +169,24 @@ export const PageHeader = ({ title, children }: { readonly title: string; readon
   </header>
 )
 
-/** A table that scrolls sideways on a narrow screen instead of breaking the layout. */
-export const Table = ({ caption, head, children }: { readonly caption: string; readonly head: ReadonlyArray<string>; readonly children: ReactNode }) => (
+/**
+ * A table that scrolls sideways on a narrow screen instead of breaking the layout. `narrow` names the columns
+ * (1-based) a phone-sized screen (below 600 px) leaves out, so the key ones fit without scrolling; the record's page
+ * has them all.
+ */
+export const Table = ({
+  caption,
+  head,
+  children,
+  narrow
+}: {
+  readonly caption: string
+  readonly head: ReadonlyArray<string>
+  readonly children: ReactNode
+  readonly narrow?: ReadonlyArray<number> | undefined
+}) => (
   <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
-    <table>
+    <table {...(narrow === undefined ? {} : { "data-narrow": narrow.join(" ") })}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
@@ -312,6 +326,8 @@ export const ListPage = <A,>(props: {
   readonly filters: ReadonlyArray<FilterSpec>
   readonly fetch: (query: Readonly<Record<string, string>>) => Promise<Result<ListAnswer<A>>>
   readonly head: ReadonlyArray<string>
+  /** The columns a phone-sized screen leaves out (see {@link Table}). */
+  readonly narrow?: ReadonlyArray<number>
   readonly empty: string
   /** A row; `reload` fetches the page again after a row's action changed it. */
   readonly row: (item: A, reload: () => void) => ReactNode
@@ -322,7 +338,14 @@ export const ListPage = <A,>(props: {
 }) => {
   const query = useQuery()
   const key = JSON.stringify(query)
-  const { load, reload } = useLoad(`${props.title} ${key} ${props.version ?? 0}`, () => props.fetch(query))
+  const { load, reload } = useLoad(`${props.title} ${key}`, () => props.fetch(query))
+  // A new `version` reads the page again, keeping the table on screen until the answer.
+  const version = useRef(props.version)
+  useEffect(() => {
+    if (version.current === props.version) return
+    version.current = props.version
+    reload()
+  }, [props.version])
   const problem = load._tag === "failed" ? load.problem : undefined
   return (
     <>
@@ -334,7 +357,7 @@ export const ListPage = <A,>(props: {
       {load._tag === "loading" ? <Loading /> : null}
       {load._tag === "loaded" ? (
         <>
-          <Table caption={props.title} head={props.head}>
+          <Table caption={props.title} head={props.head} narrow={props.narrow}>
             {load.value.items.length === 0 ? <Empty columns={props.head.length} text={props.empty} /> : null}
             {load.value.items.map((item) => props.row(item, reload))}
           </Table>

@@ -214,7 +214,7 @@ describe.skipIf(executablePath === undefined)("webhooks in the console, in Chrom
   it("rotates the secret, confirmed in the page: the next delivery verifies with the new and the old secret", async () => {
     hook.received.length = 0
     await page.getByRole("button", { name: "Rotate secret" }).click()
-    const confirm = page.getByRole("group", { name: /Rotate the signing secret/ })
+    const confirm = page.getByRole("dialog", { name: /Rotate the signing secret/ })
     await expect.poll(() => confirm.isVisible()).toBe(true)
     await expect.poll(() => page.evaluate<string>("document.activeElement?.textContent ?? \"\"")).toBe("Cancel")
     await page.screenshot({ path: path.join(shots, "webhook-rotate-confirm.png"), fullPage: true })

@@ -6,7 +6,7 @@ import { type FormEvent, useState } from "react"
 import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "@propline/contract/ApplicationsAdmin"
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call, type Problem } from "../api.js"
-import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, SecretOnce, Status, Table } from "../ui.js"
@@ -50,7 +50,7 @@ export const ApplicationsPage = () => (
         <td>
           <Status value={application.status} />
         </td>
-        <td>{dateTime(application.createdAt)}</td>
+        <td><When at={application.createdAt} /></td>
       </tr>
     )}
   />
@@ -281,7 +281,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                 ["Status", <Status value={application.status} />],
                 ["Roles", application.roles.join(", ")],
                 ["Contexts", contextIds.map(contextName).join(", ")],
-                ["Created", dateTime(application.createdAt)]
+                ["Created", <When at={application.createdAt} />]
               ]}
             />
             <GrantForm key={`${application.roles.join()} ${contextIds.join()}`} detail={detail} onDone={reload} />
@@ -301,9 +301,9 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                     <td>
                       <code>…{secret.lastFour}</code>
                     </td>
-                    <td>{dateTime(secret.createdAt)}</td>
-                    <td>{dateTime(secret.lastUsedAt)}</td>
-                    <td>{secret.revokedAt === null ? <Status value="active" /> : dateTime(secret.revokedAt)}</td>
+                    <td><When at={secret.createdAt} /></td>
+                    <td><When at={secret.lastUsedAt} /></td>
+                    <td>{secret.revokedAt === null ? <Status value="active" /> : <When at={secret.revokedAt} />}</td>
                     <td>
                       {secret.revokedAt === null ? (
                         <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)} disabled={action.busy}>

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react"
 import type { ConnectorAppDetail, InstallationView } from "@propline/contract/ConnectorAppsAdmin"
 import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, ListPage, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
@@ -57,7 +58,7 @@ export const ConnectorAppsPage = () => (
         <td>{app.activeKeyCount}</td>
         <td>{app.publishedByYou ? "yes" : "no"}</td>
         <td>{app.installationStatus === null ? "not installed" : <Status value={app.installationStatus} />}</td>
-        <td>{dateTime(app.createdAt)}</td>
+        <td><When at={app.createdAt} /></td>
       </tr>
     )}
   />
@@ -211,7 +212,7 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
               ["Status", <Status value={installation.status} />],
               ["Roles", installation.roles.join(", ")],
               ["Contexts", installation.contextIds.map(contextName).join(", ")],
-              ["Installed", dateTime(installation.createdAt)]
+              ["Installed", <When at={installation.createdAt} />]
             ]}
           />
           <div className="actions record-actions">
@@ -270,7 +271,7 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
                 ["App id", <code>{app.id}</code>],
                 ["Setup URL", app.setupUrl],
                 ["Published by your organization", app.publishedByYou ? "yes" : "no"],
-                ["Registered", dateTime(app.createdAt)]
+                ["Registered", <When at={app.createdAt} />]
               ]}
             />
             <section aria-labelledby="keys-heading">
@@ -291,8 +292,8 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
                     <td>
                       <Status value={key.status} />
                     </td>
-                    <td>{dateTime(key.addedAt)}</td>
-                    <td>{dateTime(key.retiredAt)}</td>
+                    <td><When at={key.addedAt} /></td>
+                    <td><When at={key.retiredAt} /></td>
                     <td className="row-actions">
                       {app.publishedByYou && key.status === "active" ? (
                         <button type="button" className="danger" onClick={() => retire(key.kid)} disabled={action.busy}>
