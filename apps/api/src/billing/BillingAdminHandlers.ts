@@ -8,6 +8,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { AdminApi } from "@propline/contract/AdminApi"
 import {
   BillingOverview,
+  type CreditInvoiceRequest,
   DeletedInvoice,
   DocumentLineView,
   InvoiceDetail,
@@ -23,6 +24,8 @@ import {
   WriteOffView
 } from "@propline/contract/BillingAdmin"
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
+import { problem } from "@propline/contract/Problem"
+import { CreditExceedsLine } from "@propline/billing/BillingRefusal"
 import { Effect } from "effect"
 import { BillingOperatorService, type RunResult } from "./BillingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
@@ -40,6 +43,23 @@ const toProposal = (row: ProposalRow) =>
   new ProposalSummary({ ...row, currency: row.currency as ProposalSummary["currency"] })
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
+
+/**
+ * BILLING_CREDIT_EXCEEDS_LINE names its line by id; the console's form shows it beside that line's amount, so the
+ * problem also carries the issue at the body's path of that line (`/scope/lines/{i}/netMinorUnits`). Other
+ * refusals: undefined.
+ */
+const overLineLimit = (
+  error: { readonly _tag: string },
+  scope: CreditInvoiceRequest["scope"]
+): ReturnType<typeof problem.badRequest> | undefined => {
+  if (!(error instanceof CreditExceedsLine) || scope.kind !== "lines") return undefined
+  const index = scope.lines.findIndex((line) => line.lineId === error.lineId)
+  if (index < 0) return undefined
+  return problem.badRequest(error.code, error.detail, [
+    { path: `/scope/lines/${index}/netMinorUnits`, message: "is more than what is left on the line" }
+  ])
+}
 
 type RunRow = Effect.Effect.Success<ReturnType<BillingReadRepository["invoiceRun"]>>["run"]
 
@@ -244,7 +264,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
               invoiceDate: payload.invoiceDate,
               scope: payload.scope
             })
-            .pipe(Effect.mapError(toProblem))
+            .pipe(Effect.mapError((error) => overLineLimit(error, payload.scope) ?? toProblem(error)))
           return yield* invoiceView(operator.organizationId, note.id)
         })
       )

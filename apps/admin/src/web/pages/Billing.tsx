@@ -227,12 +227,15 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
   // One act per form: a repeated submit (a double click, a retry after a lost answer) credits once.
   const [creditActId] = useState(newUuid)
   const action = useAction()
+  // The lines sent, in the order sent: an issue at `/scope/lines/{i}/…` belongs to the i-th of them.
+  const [sentLineIds, setSentLineIds] = useState<ReadonlyArray<string>>([])
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const chosen = lines.flatMap((line) => {
       const text = amounts[line.id] ?? ""
       return text === "" ? [] : [{ lineId: line.id, netMinorUnits: Math.round(Number(text) * 100) }]
     })
+    setSentLineIds(chosen.map((line) => line.lineId))
     const note = await action.run(() =>
       call((client) =>
         client.billing.creditInvoice({
@@ -269,6 +272,8 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
                   key={line.id}
                   label={`${line.description}, net to credit (${invoice.currency})`}
                   name={`line-${line.id}`}
+                  pointer={`/scope/lines/${sentLineIds.indexOf(line.id)}/netMinorUnits`}
+                  problem={action.problem}
                   hint={`Up to ${money(line.netMinorUnits + line.creditedNetMinorUnits, invoice.currency)} left of ${money(line.netMinorUnits, invoice.currency)}.`}
                 >
                   {(input) => (

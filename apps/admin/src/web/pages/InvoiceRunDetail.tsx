@@ -40,8 +40,9 @@ export const RunOutcomeNotice = ({ outcome, verb }: { readonly outcome: RunOutco
           {empty ? <p>The run is empty: no contract of its operational context bills in this period, or earlier runs drafted it all.</p> : null}
           {outcome.samePeriodRunCount > 0 ? (
             <p>
-              {outcome.samePeriodRunCount === 1 ? "Another run" : `${outcome.samePeriodRunCount} other runs`} of the same operational
-              context cover this period.
+              {outcome.samePeriodRunCount === 1
+                ? "Another run of the same operational context covers this period."
+                : `${outcome.samePeriodRunCount} other runs of the same operational context cover this period.`}
             </p>
           ) : null}
         </div>

@@ -50,7 +50,7 @@ export const ContractSigning = ({ contractId, contractStatus }: { readonly contr
       {attempts.load._tag === "loading" ? <Loading /> : null}
       {attempts.load._tag === "failed" ? <ProblemNotice problem={attempts.load.problem} /> : null}
       {attempts.load._tag === "loaded" ? (
-        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", "PDF", ""]}>
+        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", "PDF", "Actions"]}>
           {attempts.load.value.items.length === 0 ? <Empty columns={7} text="Never sent for signing." /> : null}
           {attempts.load.value.items.map((attempt) => (
             <tr key={attempt.id}>
