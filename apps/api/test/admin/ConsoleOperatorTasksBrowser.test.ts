@@ -19,7 +19,8 @@ import { BookingOperatorService } from "../../src/booking/BookingOperatorService
 import { axeViolations } from "../support/Accessibility.js"
 import { type OperatorFixture, operator } from "../support/AdminClient.js"
 import { at, bookingSetup, localDate } from "../support/BookingFixtures.js"
-import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
+import { chromiumPath, screenshotDir } from "../support/Browser.js"
+import { signedInPage } from "../support/ConsolePage.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { type InstalledConnector, installationToken, installConnector } from "../support/IntegrationFixtures.js"
 import * as SigningFixtures from "../support/SigningFixtures.js"
@@ -94,15 +95,9 @@ describe.skipIf(executablePath === undefined)("the operator's tasks of issue 25 
     }
 
     me = await app.run(operator(org.organizationId))
-    browser = await launch(executablePath!)
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    page = await context.newPage()
-    page.setDefaultTimeout(8_000)
-    await page.goto(app.adminUrl)
-    await page.getByLabel("E-mail address").fill(me.email)
-    await page.getByLabel("Password").fill(me.password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await h1("Organization").waitFor()
+    const signedIn = await signedInPage(executablePath!, app.adminUrl, me)
+    browser = signedIn.browser
+    page = signedIn.page
   }, 180_000)
   afterAll(async () => {
     await browser?.close()
