@@ -155,6 +155,8 @@ export const InvoiceRunsPage = () => {
 }
 
 const invoiceHead = ["Number", "Kind", "Customer", "Total", "Balance", "Status", "Invoice date", "Approved"]
+/** Left out on a phone-sized screen: kind, balance, invoice date and approval (the invoice's page has them). */
+const invoiceNarrow = [2, 5, 7, 8]
 
 const InvoiceRow = (invoice: InvoiceSummary) => (
   <tr key={invoice.id}>
@@ -198,6 +200,7 @@ export const InvoicesPage = () => (
       )
     }
     head={invoiceHead}
+    narrow={invoiceNarrow}
     empty="No invoice matches."
     row={InvoiceRow}
   />
@@ -212,6 +215,7 @@ export const SendQueuePage = () => (
       call((client) => client.billing.sendQueue({ urlParams: { q: query["q"], currency: pick(currencies, query["currency"]), cursor: query["cursor"] } }))
     }
     head={invoiceHead}
+    narrow={invoiceNarrow}
     empty="The send queue is empty."
     row={InvoiceRow}
   />
