@@ -43,6 +43,9 @@ const messages: Record<string, string> = {
     "Another ready configuration of this kind already serves one of these operational contexts. Disconnect it first."
 }
 
+/** Details that say no more than "Some fields need attention.": not repeated after it. */
+const genericDetails = new Set(["The request is not valid; see issues.", "The request is not valid.", "Some fields need attention."])
+
 /** Messages by HTTP status for problems without a code. */
 const byStatus: Record<number, string> = {
   401: "Your session has ended. Sign in again.",
@@ -73,8 +76,43 @@ export const messageFor = (problem: ProblemLike): string => {
   if (problem.code !== undefined && problem.code !== "VALIDATION_FAILED") {
     return messages[problem.code] ?? problem.detail ?? humanize(problem.code)
   }
-  if (problem.code === "VALIDATION_FAILED") return messages["VALIDATION_FAILED"]!
+  if (problem.code === "VALIDATION_FAILED") {
+    // The refusal's own sentence ("The invoice run's period or date is not valid.") beside the general one.
+    const detail = problem.detail?.trim()
+    return detail === undefined || detail === "" || genericDetails.has(detail) ? messages["VALIDATION_FAILED"]! : `${messages["VALIDATION_FAILED"]!} ${detail}`
+  }
   return byStatus[problem.status] ?? problem.detail ?? `The request failed (HTTP ${problem.status}).`
+}
+
+/**
+ * The schema's and the services' issue messages as plain sentences an operator reads beside a field (issue 25:
+ * booking setup showed `Expected an integer, actual NaN`): known phrasings become an instruction ("Enter a whole
+ * number."), a decoder's raw "Expected …, actual …" never shows its value, and any other message starts with a
+ * capital and ends with a full stop ("is not an operational context of your organization" → "This is not …").
+ */
+const phrases: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => string]> = [
+  [/^is required$/, () => "This is required."],
+  [/^must not be (blank|empty)$/, () => "Enter a value: it can't be blank."],
+  [/^must be a UUID$|^Expected a Universally Unique Identifier, actual [\s\S]*$/, () => "Choose one."],
+  [/^must be an integer$|^Expected an integer, actual [\s\S]*$/, () => "Enter a whole number."],
+  [/^must be a number$|^Expected a (finite )?number, actual [\s\S]*$|^Expected number, actual [\s\S]*$/, () => "Enter a number."],
+  [/^must be a string$/, () => "Enter text."],
+  [/^must be true or false$/, () => "Choose yes or no."],
+  [/^must be one of: ([\s\S]*)$/, (match) => `Choose one of: ${match[1]}.`],
+  [/^must be an integer from (-?\d+) to (-?\d+)$/, (match) => `Enter a whole number from ${match[1]} to ${match[2]}.`],
+  [/^Expected [\s\S]*, actual [\s\S]*$/, () => "This value is not valid."]
+]
+
+/** An issue's message as a plain sentence (see {@link phrases}). */
+export const plainSentence = (message: string): string => {
+  const text = message.trim()
+  for (const [pattern, sentence] of phrases) {
+    const found = pattern.exec(text)
+    if (found !== null) return sentence(found)
+  }
+  if (text === "") return "This value is not valid."
+  const subject = /^(is|has|are|names|was) /.test(text) ? `This ${text}` : `${text.charAt(0).toUpperCase()}${text.slice(1)}`
+  return /[.!?…]$/.test(subject) ? subject : `${subject}.`
 }
 
 /** RFC 6901: `~1` → `/`, `~0` → `~`. */
@@ -88,7 +126,7 @@ export const fieldMessages = (problem: ProblemLike | undefined): Readonly<Record
   const out: Record<string, string> = {}
   for (const issue of problem?.issues ?? []) {
     const field = issue.path === "" ? "_form" : unescape(issue.path.split("/")[1] ?? "")
-    out[field] ??= issue.message
+    out[field] ??= plainSentence(issue.message)
   }
   return out
 }
@@ -97,5 +135,7 @@ export const fieldMessages = (problem: ProblemLike | undefined): Readonly<Record
  * The message of the first issue at `pointer` or inside it (`/priceRules/0` holds `/priceRules/0/amountMinorUnits`),
  * for fields nested in rows of a form; with `exact`, only issues at `pointer` itself.
  */
-export const messageAt = (problem: ProblemLike | undefined, pointer: string, exact = false): string | undefined =>
-  problem?.issues?.find((issue) => issue.path === pointer || (!exact && issue.path.startsWith(`${pointer}/`)))?.message
+export const messageAt = (problem: ProblemLike | undefined, pointer: string, exact = false): string | undefined => {
+  const message = problem?.issues?.find((issue) => issue.path === pointer || (!exact && issue.path.startsWith(`${pointer}/`)))?.message
+  return message === undefined ? undefined : plainSentence(message)
+}

@@ -1,6 +1,6 @@
 /** The console's messages for the spec's codes and its mapping of `issues` to form fields. */
 import { describe, expect, it } from "vitest"
-import { fieldMessages, humanize, messageFor } from "../src/ErrorMessages.js"
+import { fieldMessages, humanize, messageFor, plainSentence } from "../src/ErrorMessages.js"
 
 describe("messageFor", () => {
   it("gives a known code's sentence, whatever the detail says", () => {
@@ -32,6 +32,35 @@ describe("messageFor", () => {
   })
 })
 
+describe("plainSentence", () => {
+  it("turns the decoder's phrasings into instructions and never shows the value sent", () => {
+    expect(plainSentence("Expected an integer, actual NaN")).toBe("Enter a whole number.")
+    expect(plainSentence('Expected a Universally Unique Identifier, actual ""')).toBe("Choose one.")
+    expect(plainSentence("must be an integer")).toBe("Enter a whole number.")
+    expect(plainSentence("must be a UUID")).toBe("Choose one.")
+    expect(plainSentence("is required")).toBe("This is required.")
+    expect(plainSentence("must be one of: SEK, NOK")).toBe("Choose one of: SEK, NOK.")
+    expect(plainSentence("Expected { readonly a: string }, actual 12")).toBe("This value is not valid.")
+  })
+
+  it("starts any other message with a capital and ends it with a full stop", () => {
+    expect(plainSentence("must be the first day of a month")).toBe("Must be the first day of a month.")
+    expect(plainSentence("is not a time zone")).toBe("This is not a time zone.")
+    expect(plainSentence("Already a sentence.")).toBe("Already a sentence.")
+  })
+})
+
+describe("messageFor with a refusal's own sentence", () => {
+  it("adds a VALIDATION_FAILED problem's specific detail after the general sentence", () => {
+    expect(messageFor({ status: 400, code: "VALIDATION_FAILED", detail: "The invoice run's period or date is not valid.", issues: [] })).toBe(
+      "Some fields need attention. The invoice run's period or date is not valid."
+    )
+    expect(messageFor({ status: 400, code: "VALIDATION_FAILED", detail: "The request is not valid; see issues.", issues: [] })).toBe(
+      "Some fields need attention."
+    )
+  })
+})
+
 describe("fieldMessages", () => {
   it("maps each issue to the field its JSON Pointer starts with, first issue first", () => {
     const problem = {
@@ -46,9 +75,9 @@ describe("fieldMessages", () => {
       ]
     }
     expect(fieldMessages(problem)).toEqual({
-      name: "must not be blank",
-      contextIds: "is not an operational context of your organization",
-      "a/b~c": "escaped",
+      name: "Enter a value: it can't be blank.",
+      contextIds: "This is not an operational context of your organization.",
+      "a/b~c": "Escaped.",
       _form: "The body must be JSON."
     })
   })

@@ -26,7 +26,29 @@ export class InvoiceRunSummary extends Schema.Class<InvoiceRunSummary>("InvoiceR
   approvedAt: Schema.NullOr(Schema.Date),
   invoiceCount: Schema.Int,
   proposalCount: Schema.Int,
+  /**
+   * Other runs of the same operational context whose periods overlap this one's: above 0, a duplicate run (the
+   * console warns; billing allows it, since a later run drafts only what the earlier ones left).
+   */
+  samePeriodRunCount: Schema.Int,
   createdAt: Schema.Date
+}) {}
+
+/** How many of a run's documents are in one status. */
+export class StatusCount extends Schema.Class<StatusCount>("StatusCount")({
+  status: Schema.String,
+  count: Schema.Int
+}) {}
+
+/**
+ * An invoice run's page: the run as the list shows it, its invoices (not deleted) and proposals counted per status,
+ * and the other runs of its operational context whose periods overlap its own, oldest first (at most 50).
+ */
+export class InvoiceRunDetail extends Schema.Class<InvoiceRunDetail>("InvoiceRunDetail")({
+  run: InvoiceRunSummary,
+  invoicesByStatus: Schema.Array(StatusCount),
+  proposalsByStatus: Schema.Array(StatusCount),
+  samePeriodRuns: Schema.Array(InvoiceRunSummary)
 }) {}
 
 export class InvoiceSummary extends Schema.Class<InvoiceSummary>("InvoiceSummary")({
@@ -125,7 +147,12 @@ export class WithdrawalView extends Schema.Class<WithdrawalView>("WithdrawalView
   discardedAt: Schema.NullOr(Schema.Date)
 }) {}
 
-/** What a run action did: the run, and how many documents it drafted or approved. */
+/**
+ * What a run action did. `invoiceCount` and `proposalCount` are the run's documents after the action (invoices
+ * not deleted, proposals in any status: what its page lists); `changedCount` is how many documents this action
+ * drafted (create, continue) or invoices it approved (approve: those still `created`; the others were approved one
+ * by one before); `samePeriodRunCount` as in {@link InvoiceRunSummary}.
+ */
 export class RunOutcome extends Schema.Class<RunOutcome>("RunOutcome")({
   run: Schema.Struct({
     id: Schema.UUID,
@@ -134,7 +161,9 @@ export class RunOutcome extends Schema.Class<RunOutcome>("RunOutcome")({
     periodEnd: Schema.String
   }),
   invoiceCount: Schema.Int,
-  proposalCount: Schema.Int
+  proposalCount: Schema.Int,
+  changedCount: Schema.Int,
+  samePeriodRunCount: Schema.Int
 }) {}
 
 /** Create an invoice run for whole calendar months in an operational context (and the contexts below it). */
@@ -211,6 +240,7 @@ export const ProposalSummaryPage = Page(ProposalSummary, "ProposalSummaryPage")
 
 const InvoicePath = Schema.Struct({ invoiceId: Schema.UUID })
 const RunPath = Schema.Struct({ invoiceRunId: Schema.UUID })
+const ProposalPath = Schema.Struct({ proposalId: Schema.UUID })
 
 const documentFilters = {
   ...PageQuery,
@@ -225,6 +255,12 @@ export class BillingGroup extends HttpApiGroup.make("billing")
     HttpApiEndpoint.get("listInvoiceRuns", "/api/billing/invoice-runs")
       .setUrlParams(Schema.Struct({ ...PageQuery, status: Filter(40) }))
       .addSuccess(InvoiceRunPage)
+  )
+  .add(
+    HttpApiEndpoint.get("getInvoiceRun", "/api/billing/invoice-runs/:invoiceRunId")
+      .setPath(RunPath)
+      .addSuccess(InvoiceRunDetail)
+      .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.get("listInvoices", "/api/billing/invoices")
@@ -247,6 +283,12 @@ export class BillingGroup extends HttpApiGroup.make("billing")
     HttpApiEndpoint.get("listProposals", "/api/billing/invoice-proposals")
       .setUrlParams(Schema.Struct({ ...documentFilters, status: Choice("proposed", "passed", "rejected", "cancelled") }))
       .addSuccess(ProposalSummaryPage)
+  )
+  .add(
+    HttpApiEndpoint.get("getProposal", "/api/billing/invoice-proposals/:proposalId")
+      .setPath(ProposalPath)
+      .addSuccess(ProposalSummary)
+      .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.get("sendQueue", "/api/billing/send-queue")
@@ -299,7 +341,7 @@ export class BillingGroup extends HttpApiGroup.make("billing")
   )
   .add(
     HttpApiEndpoint.post("cancelProposal", "/api/billing/invoice-proposals/:proposalId/cancel")
-      .setPath(Schema.Struct({ proposalId: Schema.UUID }))
+      .setPath(ProposalPath)
       .addSuccess(ProposalSummary)
       .addError(NotFound)
   )

@@ -290,6 +290,12 @@ export class BookingGroup extends HttpApiGroup.make("booking")
       .addSuccess(BookingRequestPage)
   )
   .add(
+    HttpApiEndpoint.get("getRequest", "/api/booking/requests/:bookingId")
+      .setPath(BookingPath)
+      .addSuccess(BookingRequestView)
+      .addError(NotFound)
+  )
+  .add(
     HttpApiEndpoint.post("approveRequest", "/api/booking/requests/:bookingId/approve")
       .setPath(BookingPath)
       .addSuccess(BookingRequestView)

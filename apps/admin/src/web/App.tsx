@@ -1,10 +1,11 @@
 /** The console's frame: sign-in while signed out; otherwise the header, the navigation and the current page. */
-import { useEffect, useRef } from "react"
+import { useEffect, useRef, useState } from "react"
 import { Link, match, useLocation } from "./router.js"
 import { navigation, routes } from "./routes.js"
 import { useSession, useSignedIn } from "./session.js"
 import { SignIn } from "./pages/SignIn.js"
 import { Loading } from "./ui.js"
+import { localeFor, setLocale } from "./format.js"
 
 const NotFound = () => (
   <>
@@ -23,9 +24,14 @@ const allLinks = navigation.flatMap((section) => section.links.map(([href]) => h
 
 const SignedIn = () => {
   const session = useSignedIn()
+  // Money, dates and times as the organization's country writes them (before any page renders).
+  setLocale(localeFor(session.organization.country))
   const { signOut } = useSession()
   const { pathname } = useLocation()
   const main = useRef<HTMLElement>(null)
+  // Below 768 px the navigation is folded behind "Menu"; going to a page folds it again.
+  const [menuOpen, setMenuOpen] = useState(false)
+  useEffect(() => setMenuOpen(false), [pathname])
   const route = routes.map((candidate) => ({ candidate, params: match(candidate.pattern, pathname) })).find((found) => found.params !== undefined)
 
   // After a navigation, focus moves to the page (a screen reader announces it; the keyboard starts there).
@@ -51,11 +57,20 @@ const SignedIn = () => {
           <span className="org">{session.organization.name}</span>
           <span className="muted"> · {session.operator.email}</span>
         </p>
+        <button
+          type="button"
+          className="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-navigation"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
         <button type="button" className="secondary" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
-      <nav className="side" aria-label="Main">
+      <nav id="main-navigation" className={menuOpen ? "side open" : "side"} aria-label="Main">
         {navigation.map((section) => (
           <div key={section.title}>
             <h2>{section.title}</h2>

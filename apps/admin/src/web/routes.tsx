@@ -13,6 +13,10 @@ import { ConnectorAppPage, ConnectorAppsPage, NewConnectorAppPage } from "./page
 import { ContractPage, ContractsPage, CustomerPage, CustomersPage } from "./pages/Customers.js"
 import { IntegrationConfigurationPage, IntegrationConfigurationsPage, NewIntegrationConfigurationPage } from "./pages/IntegrationConfigurations.js"
 import { OrganizationPage } from "./pages/Organization.js"
+import { BookingRequestPage } from "./pages/BookingRequestDetail.js"
+import { InvoiceRunPage } from "./pages/InvoiceRunDetail.js"
+import { ProposalPage } from "./pages/ProposalDetail.js"
+import { SigningAttemptPage } from "./pages/SigningAttemptDetail.js"
 import { NewWebhookEndpointPage, WebhookDeliveriesPage, WebhookDeliveryPage, WebhookEndpointPage, WebhookEndpointsPage } from "./pages/Webhooks.js"
 
 export interface Route {
@@ -43,6 +47,10 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/webhooks/:id", render: (p) => <WebhookEndpointPage id={p["id"]!} /> },
   { pattern: "/billing", render: () => <BillingOverviewPage /> },
   { pattern: "/billing/invoice-runs", render: () => <InvoiceRunsPage /> },
+  { pattern: "/billing/invoice-runs/:id", render: (p) => <InvoiceRunPage id={p["id"]!} /> },
+  { pattern: "/billing/proposals/:id", render: (p) => <ProposalPage id={p["id"]!} /> },
+  { pattern: "/booking/requests/:id", render: (p) => <BookingRequestPage id={p["id"]!} /> },
+  { pattern: "/signing-attempts/:id", render: (p) => <SigningAttemptPage id={p["id"]!} /> },
   { pattern: "/billing/invoices", render: () => <InvoicesPage /> },
   { pattern: "/billing/invoices/:id", render: (p) => <InvoicePage id={p["id"]!} /> },
   { pattern: "/billing/proposals", render: () => <ProposalsPage /> },

@@ -1,5 +1,5 @@
 /** The signed-in session for the whole console: who, which organization, and the sign-in / sign-out actions. */
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react"
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react"
 import type { SessionView } from "@propline/contract/AdminSession"
 import { call, type Problem, type Result, setCsrfToken } from "./api.js"
 
@@ -79,9 +79,12 @@ export const useLoad = <A,>(key: string, fetch: () => Promise<Result<A>>): { rea
   const { expired } = useSession()
   const [load, setLoad] = useState<Load<A>>({ _tag: "loading" })
   const [round, setRound] = useState(0)
+  const loadedKey = useRef<string | undefined>(undefined)
   useEffect(() => {
     let current = true
-    setLoad({ _tag: "loading" })
+    // Reading the same view again (`reload`, a page that refreshes itself) keeps it on screen until the answer.
+    if (loadedKey.current !== key) setLoad({ _tag: "loading" })
+    loadedKey.current = key
     void fetch().then((result) => {
       if (!current) return
       if (result.ok) setLoad({ _tag: "loaded", value: result.value })
@@ -92,7 +95,8 @@ export const useLoad = <A,>(key: string, fetch: () => Promise<Result<A>>): { rea
       current = false
     }
   }, [key, round]) // `key` names everything `fetch` reads
-  return { load, reload: () => setRound((n) => n + 1) }
+  const reload = useCallback(() => setRound((n) => n + 1), [])
+  return { load, reload }
 }
 
 /**

@@ -4,6 +4,7 @@ import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
 import { useLoad } from "./session.js"
+import { useDialog } from "./ui/Dialog.js"
 
 /** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
 export const ProblemNotice = ({ problem, message }: { readonly problem: Problem | undefined; readonly message?: string | undefined }) =>
@@ -122,58 +123,34 @@ export const SecretOnce = (props: {
 }
 
 /**
- * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it shows
- * `question` with the confirming button (`confirm`) and "Cancel", focus on "Cancel"; cancelling hides them and
- * gives focus back to the button.
+ * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it opens the
+ * console's dialog (`ui/Dialog.tsx`) with `question`, what will happen (`body`), the confirming button (`confirm`)
+ * and "Cancel", focus on "Cancel"; cancelling or Escape closes it and gives focus back to the button.
  */
 export const ConfirmButton = (props: {
   readonly label: ReactNode
   readonly question: ReactNode
+  readonly body?: ReactNode
   readonly confirm: string
   readonly onConfirm: () => unknown
   readonly disabled?: boolean
   /** The buttons' style: `danger` for a change that can't be undone, `secondary` for a quieter one. */
   readonly tone?: "danger" | "secondary"
 }) => {
-  const id = useId()
-  const [asking, setAsking] = useState(false)
-  const cancel = useRef<HTMLButtonElement>(null)
-  const opener = useRef<HTMLButtonElement>(null)
-  const wasAsking = useRef(false)
-  useEffect(() => {
-    if (asking) cancel.current?.focus()
-    else if (wasAsking.current) opener.current?.focus()
-    wasAsking.current = asking
-  }, [asking])
-  const className = props.tone
-  if (!asking) {
-    return (
-      <button ref={opener} type="button" className={className} onClick={() => setAsking(true)} disabled={props.disabled}>
-        {props.label}
-      </button>
-    )
+  const dialog = useDialog()
+  const ask = async () => {
+    const confirmed = await dialog.confirm({
+      title: props.question,
+      ...(props.body === undefined ? {} : { body: props.body }),
+      confirm: props.confirm,
+      ...(props.tone === "danger" ? { tone: "danger" as const } : {})
+    })
+    if (confirmed) await props.onConfirm()
   }
   return (
-    <div className="confirm" role="group" aria-labelledby={`${id}-question`}>
-      <p id={`${id}-question`}>{props.question}</p>
-      <div className="actions">
-        <button
-          type="button"
-          className={className}
-          disabled={props.disabled}
-          onClick={() => {
-            wasAsking.current = false
-            setAsking(false)
-            void props.onConfirm()
-          }}
-        >
-          {props.confirm}
-        </button>
-        <button ref={cancel} type="button" className="secondary" onClick={() => setAsking(false)}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <button type="button" className={props.tone} onClick={() => void ask()} disabled={props.disabled}>
+      {props.label}
+    </button>
   )
 }
 
@@ -192,10 +169,24 @@ export const PageHeader = ({ title, children }: { readonly title: string; readon
   </header>
 )
 
-/** A table that scrolls sideways on a narrow screen instead of breaking the layout. */
-export const Table = ({ caption, head, children }: { readonly caption: string; readonly head: ReadonlyArray<string>; readonly children: ReactNode }) => (
+/**
+ * A table that scrolls sideways on a narrow screen instead of breaking the layout. `narrow` names the columns
+ * (1-based) a phone-sized screen (below 600 px) leaves out, so the key ones fit without scrolling; the record's page
+ * has them all.
+ */
+export const Table = ({
+  caption,
+  head,
+  children,
+  narrow
+}: {
+  readonly caption: string
+  readonly head: ReadonlyArray<string>
+  readonly children: ReactNode
+  readonly narrow?: ReadonlyArray<number> | undefined
+}) => (
   <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
-    <table>
+    <table {...(narrow === undefined ? {} : { "data-narrow": narrow.join(" ") })}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
@@ -335,6 +326,8 @@ export const ListPage = <A,>(props: {
   readonly filters: ReadonlyArray<FilterSpec>
   readonly fetch: (query: Readonly<Record<string, string>>) => Promise<Result<ListAnswer<A>>>
   readonly head: ReadonlyArray<string>
+  /** The columns a phone-sized screen leaves out (see {@link Table}). */
+  readonly narrow?: ReadonlyArray<number>
   readonly empty: string
   /** A row; `reload` fetches the page again after a row's action changed it. */
   readonly row: (item: A, reload: () => void) => ReactNode
@@ -345,7 +338,14 @@ export const ListPage = <A,>(props: {
 }) => {
   const query = useQuery()
   const key = JSON.stringify(query)
-  const { load, reload } = useLoad(`${props.title} ${key} ${props.version ?? 0}`, () => props.fetch(query))
+  const { load, reload } = useLoad(`${props.title} ${key}`, () => props.fetch(query))
+  // A new `version` reads the page again, keeping the table on screen until the answer.
+  const version = useRef(props.version)
+  useEffect(() => {
+    if (version.current === props.version) return
+    version.current = props.version
+    reload()
+  }, [props.version])
   const problem = load._tag === "failed" ? load.problem : undefined
   return (
     <>
@@ -357,7 +357,7 @@ export const ListPage = <A,>(props: {
       {load._tag === "loading" ? <Loading /> : null}
       {load._tag === "loaded" ? (
         <>
-          <Table caption={props.title} head={props.head}>
+          <Table caption={props.title} head={props.head} narrow={props.narrow}>
             {load.value.items.length === 0 ? <Empty columns={props.head.length} text={props.empty} /> : null}
             {load.value.items.map((item) => props.row(item, reload))}
           </Table>

@@ -8,19 +8,24 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { AdminApi } from "@propline/contract/AdminApi"
 import {
   BillingOverview,
+  type CreditInvoiceRequest,
   DeletedInvoice,
   DocumentLineView,
   InvoiceDetail,
+  InvoiceRunDetail,
   InvoiceRunSummary,
   InvoiceSummary,
   OverviewBucket,
   PaymentView,
   ProposalSummary,
   RunOutcome,
+  StatusCount,
   WithdrawalView,
   WriteOffView
 } from "@propline/contract/BillingAdmin"
 import { CurrentOperator, type OperatorShape } from "@propline/contract/AdminSession"
+import { problem } from "@propline/contract/Problem"
+import { CreditExceedsLine } from "@propline/billing/BillingRefusal"
 import { Effect } from "effect"
 import { BillingOperatorService, type RunResult } from "./BillingOperatorService.js"
 import * as CursorPage from "../platform/CursorPage.js"
@@ -39,22 +44,55 @@ const toProposal = (row: ProposalRow) =>
 
 const actorOf = (operator: OperatorShape) => ({ type: "operator", id: operator.operatorId }) as const
 
-const toOutcome = (result: RunResult) =>
-  new RunOutcome({
-    run: {
-      id: result.run.id,
-      status: result.run.status,
-      periodStart: result.run.periodStart,
-      periodEnd: result.run.periodEnd
-    },
-    invoiceCount: result.invoices.length,
-    proposalCount: result.proposals.length
+/**
+ * BILLING_CREDIT_EXCEEDS_LINE names its line by id; the console's form shows it beside that line's amount, so the
+ * problem also carries the issue at the body's path of that line (`/scope/lines/{i}/netMinorUnits`). Other
+ * refusals: undefined.
+ */
+const overLineLimit = (
+  error: { readonly _tag: string },
+  scope: CreditInvoiceRequest["scope"]
+): ReturnType<typeof problem.badRequest> | undefined => {
+  if (!(error instanceof CreditExceedsLine) || scope.kind !== "lines") return undefined
+  const index = scope.lines.findIndex((line) => line.lineId === error.lineId)
+  if (index < 0) return undefined
+  return problem.badRequest(error.code, error.detail, [
+    { path: `/scope/lines/${index}/netMinorUnits`, message: "is more than what is left on the line" }
+  ])
+}
+
+type RunRow = Effect.Effect.Success<ReturnType<BillingReadRepository["invoiceRun"]>>["run"]
+
+const toRun = (row: RunRow) =>
+  new InvoiceRunSummary({
+    ...row,
+    invoiceCount: Number(row.invoiceCount),
+    proposalCount: Number(row.proposalCount),
+    samePeriodRunCount: Number(row.samePeriodRunCount)
   })
 
 export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (handlers) =>
   Effect.gen(function* () {
     const views = yield* BillingReadRepository
     const operations = yield* BillingOperatorService
+    /**
+     * What a run action did, counted where the run's page counts (issue 25: an approval said "0 invoices, 0
+     * proposals" of a run of 23, counting only what the action itself changed): the run's documents after it.
+     */
+    const toOutcome = (organizationId: string, result: RunResult, changedCount: number) =>
+      views.invoiceRun(organizationId, result.run.id).pipe(
+        Effect.orDie,
+        Effect.map(
+          ({ run }) =>
+            new RunOutcome({
+              run: { id: result.run.id, status: result.run.status, periodStart: result.run.periodStart, periodEnd: result.run.periodEnd },
+              invoiceCount: Number(run.invoiceCount),
+              proposalCount: Number(run.proposalCount),
+              changedCount,
+              samePeriodRunCount: Number(run.samePeriodRunCount)
+            })
+        )
+      )
     /** Reads the record again after an action, as the lists show it. */
     const invoiceView = (organizationId: string, invoiceId: string) =>
       views.invoice(organizationId, invoiceId).pipe(
@@ -80,12 +118,27 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const after = yield* CursorPage.decode("admin-invoice-runs", urlParams.cursor)
           const page = yield* views.invoiceRuns(organizationId, { status: given(urlParams.status) }, after, limitOf(urlParams.limit))
           return {
-            items: page.items.map(
-              (row) =>
-                new InvoiceRunSummary({ ...row, invoiceCount: Number(row.invoiceCount), proposalCount: Number(row.proposalCount) })
-            ),
+            items: page.items.map(toRun),
             nextCursor: page.nextCursor
           }
+        })
+      )
+      .handle("getInvoiceRun", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          const found = yield* views.invoiceRun(organizationId, path.invoiceRunId).pipe(Effect.mapError(toProblem))
+          return new InvoiceRunDetail({
+            run: toRun(found.run),
+            invoicesByStatus: found.invoicesByStatus.map((row) => new StatusCount({ status: row.status, count: Number(row.count) })),
+            proposalsByStatus: found.proposalsByStatus.map((row) => new StatusCount({ status: row.status, count: Number(row.count) })),
+            samePeriodRuns: found.samePeriodRuns.map(toRun)
+          })
+        })
+      )
+      .handle("getProposal", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          return toProposal(yield* views.proposal(organizationId, path.proposalId).pipe(Effect.mapError(toProblem)))
         })
       )
       .handle("listInvoices", ({ urlParams }) =>
@@ -163,7 +216,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
               invoiceDate: payload.invoiceDate
             })
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length + result.proposals.length)
         })
       )
       .handle("continueInvoiceRun", ({ path, payload }) =>
@@ -172,7 +225,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const result = yield* operations
             .continueInvoiceRun(operator.organizationId, actorOf(operator), path.invoiceRunId, { invoiceDate: payload.invoiceDate })
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length + result.proposals.length)
         })
       )
       .handle("approveInvoiceRun", ({ path }) =>
@@ -181,7 +234,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
           const result = yield* operations
             .approveInvoiceRun(operator.organizationId, actorOf(operator), path.invoiceRunId)
             .pipe(Effect.mapError(toProblem))
-          return toOutcome(result)
+          return yield* toOutcome(operator.organizationId, result, result.invoices.length)
         })
       )
       .handle("approveInvoice", ({ path }) =>
@@ -211,7 +264,7 @@ export const BillingAdminHandlers = HttpApiBuilder.group(AdminApi, "billing", (h
               invoiceDate: payload.invoiceDate,
               scope: payload.scope
             })
-            .pipe(Effect.mapError(toProblem))
+            .pipe(Effect.mapError((error) => overLineLimit(error, payload.scope) ?? toProblem(error)))
           return yield* invoiceView(operator.organizationId, note.id)
         })
       )

@@ -88,6 +88,33 @@ const proposalColumns = [
   "cancelledAt"
 ] as const
 
+/**
+ * Invoice runs with their context's name, their documents counted (invoices not deleted, proposals) and how many
+ * other runs of the same operational context cover an overlapping period (`samePeriodRunCount`: a duplicate run).
+ */
+const runs = (db: Kysely<Database>, organizationId: string) =>
+  db
+    .selectFrom("invoiceRuns")
+    .select([
+      "invoiceRuns.id",
+      "invoiceRuns.operationalContextId",
+      contextNameOf("invoice_runs.operational_context_id").as("operationalContextName"),
+      "invoiceRuns.periodStart",
+      "invoiceRuns.periodEnd",
+      "invoiceRuns.status",
+      "invoiceRuns.approvedAt",
+      "invoiceRuns.createdAt",
+      sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id and ${notDeleted("i")})::int`.as("invoiceCount"),
+      sql<number>`(select count(*) from invoice_proposals p where p.invoice_run_id = invoice_runs.id)::int`.as("proposalCount"),
+      sql<number>`(select count(*) from invoice_runs o
+        where o.organization_id = invoice_runs.organization_id
+          and o.operational_context_id = invoice_runs.operational_context_id
+          and o.id <> invoice_runs.id
+          and o.period_start <= invoice_runs.period_end
+          and o.period_end >= invoice_runs.period_start)::int`.as("samePeriodRunCount")
+    ])
+    .where("invoiceRuns.organizationId", "=", organizationId)
+
 type InvoiceStatus = "created" | "approved" | "sent" | "paid" | "written-off" | "failed"
 type ProposalStatus = "proposed" | "passed" | "rejected" | "cancelled"
 
@@ -141,26 +168,47 @@ export class BillingReadRepository extends Effect.Service<BillingReadRepository>
       limit: number
     ) =>
       Sql.query((db) => {
-        let query = db
-          .selectFrom("invoiceRuns")
-          .select([
-            "invoiceRuns.id",
-            "invoiceRuns.operationalContextId",
-            contextNameOf("invoice_runs.operational_context_id").as("operationalContextName"),
-            "invoiceRuns.periodStart",
-            "invoiceRuns.periodEnd",
-            "invoiceRuns.status",
-            "invoiceRuns.approvedAt",
-            "invoiceRuns.createdAt",
-            CursorPage.sortKey("invoiceRuns.createdAt").as("cursorAt"),
-            sql<number>`(select count(*) from invoices i where i.invoice_run_id = invoice_runs.id and ${notDeleted("i")})`.as("invoiceCount"),
-            sql<number>`(select count(*) from invoice_proposals p where p.invoice_run_id = invoice_runs.id)`.as("proposalCount")
-          ])
-          .where("invoiceRuns.organizationId", "=", organizationId)
+        let query = runs(db, organizationId).select(CursorPage.sortKey("invoiceRuns.createdAt").as("cursorAt"))
         if (after !== undefined) query = query.where(CursorPage.before("invoiceRuns.createdAt", "invoiceRuns.id", after))
         if (filter.status !== undefined) query = query.where(sql<string>`invoice_runs.status`, "=", filter.status)
         return query.orderBy("invoiceRuns.createdAt", "desc").orderBy("invoiceRuns.id", "desc").limit(limit + 1).execute()
       }).pipe(Effect.map((rows) => CursorPage.page("admin-invoice-runs", keyed(rows), limit))),
+
+    /**
+     * One invoice run as the list shows it, with its documents counted per status and the other runs of its
+     * operational context whose periods overlap its own (oldest first); RecordNotFound when not the organization's.
+     */
+    invoiceRun: (organizationId: string, runId: string) =>
+      Sql.query(async (db) => {
+        const run = await runs(db, organizationId).where("invoiceRuns.id", "=", runId).executeTakeFirst()
+        if (run === undefined) return undefined
+        const [invoicesByStatus, proposalsByStatus, samePeriodRuns] = await Promise.all([
+          db
+            .selectFrom("invoices")
+            .select(["invoices.status", sql<number>`count(*)::int`.as("count")])
+            .where("invoices.invoiceRunId", "=", runId)
+            .where(notDeleted())
+            .groupBy("invoices.status")
+            .orderBy("invoices.status")
+            .execute(),
+          db
+            .selectFrom("invoiceProposals")
+            .select(["status", sql<number>`count(*)::int`.as("count")])
+            .where("invoiceRunId", "=", runId)
+            .groupBy("status")
+            .orderBy("status")
+            .execute(),
+          runs(db, organizationId)
+            .where("invoiceRuns.operationalContextId", "=", run.operationalContextId)
+            .where("invoiceRuns.id", "<>", runId)
+            .where("invoiceRuns.periodStart", "<=", run.periodEnd)
+            .where("invoiceRuns.periodEnd", ">=", run.periodStart)
+            .orderBy("invoiceRuns.createdAt")
+            .limit(50)
+            .execute()
+        ])
+        return { run, invoicesByStatus, proposalsByStatus, samePeriodRuns }
+      }).pipe(Effect.flatMap((found) => (found === undefined ? new RecordNotFound({ kind: "invoice run" }) : Effect.succeed(found)))),
 
     /** A page of invoices and credit notes, newest first. */
     invoices: (

@@ -225,6 +225,12 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
           return { items: page.items.map(toRequest), nextCursor: page.nextCursor }
         })
       )
+      .handle("getRequest", ({ path }) =>
+        Effect.gen(function* () {
+          const { organizationId } = yield* CurrentOperator
+          return toRequest(yield* views.request(organizationId, path.bookingId).pipe(Effect.mapError(toProblem)))
+        })
+      )
       .handle("approveRequest", ({ path }) =>
         Effect.gen(function* () {
           const operator = yield* CurrentOperator

@@ -170,8 +170,9 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
   })
 
   it("disables and enables the Application, and changes its roles", async () => {
-    page.once("dialog", (dialog) => void dialog.accept())
+    // Disabling is asked in the page's dialog, which names what will happen.
     await page.getByRole("button", { name: "Disable" }).click()
+    await page.getByRole("dialog", { name: "Disable Browser ERP?" }).getByRole("button", { name: "Disable Browser ERP" }).click()
     await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("disabled")
     await page.getByRole("button", { name: "Enable" }).click()
     await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("active")
@@ -264,6 +265,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     const row = page.locator("tbody tr").filter({ has: page.getByRole("button", { name: /^Cancel/ }) }).first()
     const customer = (await row.locator("td").nth(2).textContent()) ?? ""
     await row.getByRole("button", { name: /^Cancel/ }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel the proposal" }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "cancelled: it won't become an invoice" }).isVisible()).toBe(true)
     await page.goto(`${app.adminUrl}/billing/proposals?status=cancelled`)
     await expect.poll(() => page.locator("tbody tr").filter({ hasText: customer }).first().isVisible()).toBe(true)
     await page.screenshot({ path: path.join(shots, "proposal-cancelled.png"), fullPage: true })
@@ -302,7 +305,9 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await expect.poll(() => h1("Booking requests").isVisible()).toBe(true)
     const card = page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).first()
     await card.getByRole("button", { name: /^Approve/ }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Approve the booking" }).click()
     await expect.poll(() => page.getByText("No request waits for approval.").isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "approved: the slot is booked" }).isVisible()).toBe(true)
     await page.goto(`${app.adminUrl}/booking/requests?week=${date}`)
     await expect
       .poll(() => page.getByRole("article", { name: "Boardroom, Astrid Lindqvist" }).locator(".status").textContent())
@@ -363,11 +368,12 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await page.getByText("New invoice run").click()
     await page.getByLabel("Operational context").selectOption({ label: "Kvarnholmen Kontor AB (organization)" })
     await page.getByRole("button", { name: "Create invoice run" }).click()
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "created" }).textContent()).toContain("1 invoices, 0 proposals")
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "created" }).textContent()).toContain("1 document drafted. The run has 1 invoice and 0 proposals.")
     await page.screenshot({ path: path.join(shots, "invoice-run-created.png"), fullPage: true })
 
     await page.getByRole("button", { name: /^Approve the run/ }).click()
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "approved" }).textContent()).toContain("1 invoices")
+    await page.getByRole("dialog").getByRole("button", { name: "Approve the run" }).click()
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "approved" }).textContent()).toContain("1 invoice approved now")
 
     const queue = await call(`${app.apiUrl}/v1/billing/send-queue?limit=100`, { token: await token(app.authUrl, erp.clientId, erp.secret) })
     const approved = await app.run(
@@ -421,7 +427,7 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await rule.getByLabel(/^Net price/).fill("-5")
     await page.getByRole("button", { name: "Create resource" }).click()
     await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Some fields need attention.")
-    await expect.poll(() => rule.locator(".field-error").first().textContent()).toContain("must be an integer from 0")
+    await expect.poll(() => rule.locator(".field-error").first().textContent()).toMatch(/(integer|whole number) from 0/i)
     expect(await rule.getByLabel(/^Net price/).getAttribute("aria-invalid")).toBe("true")
     await page.screenshot({ path: path.join(shots, "new-resource-invalid.png"), fullPage: true })
 
@@ -499,8 +505,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     expect(await tokenWith(second)).toBe(200)
     await page.screenshot({ path: path.join(shots, "connector-app-1280.png"), fullPage: true })
 
-    page.once("dialog", (dialog) => void dialog.accept())
     await page.getByRole("button", { name: "Suspend" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: /^Suspend/ }).click()
     await expect.poll(() => page.locator(".facts .status").first().textContent()).toBe("suspended")
     expect(await tokenWith(second)).toBe(400)
   })
@@ -519,7 +525,7 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     // The empty form: each field's message beside it; then a kind the installation holds no role for: the service's code.
     await page.getByRole("button", { name: "Create configuration" }).click()
     await expect.poll(() => page.getByRole("alert").first().textContent()).toContain("Some fields need attention.")
-    await expect.poll(() => page.getByText("choose an installation", { exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText("Choose an installation.", { exact: true }).isVisible()).toBe(true)
     expect(await page.getByLabel("Installation").getAttribute("aria-invalid")).toBe("true")
     await page.getByLabel("Installation").selectOption(connector.installationId)
     await page.getByLabel("Kind").selectOption("booking")

@@ -177,6 +177,8 @@ describe.each(TestDatabase.kinds())("the console's billing actions on %s", (kind
       const beyond = await post(`/api/billing/invoices/${invoice.id}/credit`, { ...act, creditActId: randomUUID() })
       expect(beyond.status).toBe(400)
       expect(beyond.body.code).toBe("BILLING_CREDIT_EXCEEDS_LINE")
+      // Issue 25: the console shows it beside the line's amount, so the problem names the line's place in the body.
+      expect(beyond.body.issues).toEqual([{ path: "/scope/lines/0/netMinorUnits", message: "is more than what is left on the line" }])
       const after = await get(`/api/billing/invoices/${invoice.id}`)
       expect(after.body.creditNotes.map((note: { id: string }) => note.id)).toEqual([credited.body.id])
       expect(after.body.lines.find((line: { id: string }) => line.id === parking.id).creditedNetMinorUnits).toBe(-150_000)

@@ -73,6 +73,28 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
     expect((await adminCall(url("/api/booking/resources"), otherSession)).body.items).toEqual([])
   })
 
+  it("shows one booking request on its page (issue 25); another organization's is 404, a malformed id 400", async () => {
+    const bookingId = await request(5)
+    const page = await adminCall(url(`/api/booking/requests/${bookingId}`), session)
+    expect(page.status).toBe(200)
+    expect(page.body).toMatchObject({ id: bookingId, status: "pending", resourceName: "Boardroom", guestName: "Astrid Lindqvist", timeZone: STOCKHOLM })
+    expect((await adminCall(url(`/api/booking/requests/${bookingId}`), otherSession)).status).toBe(404)
+    const malformed = await adminCall(url("/api/booking/requests/nope"), session)
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.code).toBe("VALIDATION_FAILED")
+  })
+
+  it("pages the requests waiting for approval: the next page goes on where the first stopped", async () => {
+    await request(6)
+    await request(7)
+    const first = await adminCall(url("/api/booking/requests?status=pending&limit=1"), session)
+    expect(first.body.items).toHaveLength(1)
+    expect(first.body.nextCursor).toEqual(expect.any(String))
+    const second = await adminCall(url(`/api/booking/requests?status=pending&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`), session)
+    expect(second.body.items).toHaveLength(1)
+    expect(second.body.items[0].id).not.toBe(first.body.items[0].id)
+  })
+
   it("lists requests by start within the calendar's days, and approves one once", async () => {
     const bookingId = await request(3)
     const date = localDate(STOCKHOLM, 21, 2)

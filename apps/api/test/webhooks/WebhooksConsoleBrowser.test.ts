@@ -25,7 +25,8 @@ import * as Outbox from "../../src/platform/Outbox.js"
 import * as Sql from "../../src/platform/Sql.js"
 import { newKeyPair } from "../identity/ConnectorFixtures.js"
 import { type OperatorFixture, operator } from "../support/AdminClient.js"
-import { chromiumPath, launch, screenshotDir } from "../support/Browser.js"
+import { chromiumPath, screenshotDir } from "../support/Browser.js"
+import { signedInPage } from "../support/ConsolePage.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { installConnector } from "../support/IntegrationFixtures.js"
 import { start, type TestApp } from "../support/TestApp.js"
@@ -84,14 +85,9 @@ describe.skipIf(executablePath === undefined)("webhooks in the console, in Chrom
     org = await app.run(Fixtures.organization({ name: "Webbkrok Konsol AB" }))
     me = await app.run(operator(org.organizationId))
     hook = await receiver()
-    browser = await launch(executablePath!)
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8_000)
-    await page.goto(app.adminUrl)
-    await page.getByLabel("E-mail address").fill(me.email)
-    await page.getByLabel("Password").fill(me.password)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await h1("Organization").waitFor()
+    const signedIn = await signedInPage(executablePath!, app.adminUrl, me)
+    browser = signedIn.browser
+    page = signedIn.page
   }, 120_000)
 
   afterAll(async () => {
@@ -214,7 +210,7 @@ describe.skipIf(executablePath === undefined)("webhooks in the console, in Chrom
   it("rotates the secret, confirmed in the page: the next delivery verifies with the new and the old secret", async () => {
     hook.received.length = 0
     await page.getByRole("button", { name: "Rotate secret" }).click()
-    const confirm = page.getByRole("group", { name: /Rotate the signing secret/ })
+    const confirm = page.getByRole("dialog", { name: /Rotate the signing secret/ })
     await expect.poll(() => confirm.isVisible()).toBe(true)
     await expect.poll(() => page.evaluate<string>("document.activeElement?.textContent ?? \"\"")).toBe("Cancel")
     await page.screenshot({ path: path.join(shots, "webhook-rotate-confirm.png"), fullPage: true })

@@ -6,10 +6,11 @@ import { type FormEvent, useState } from "react"
 import type { ApplicationDetail, ApplicationRole, IssuedSecret } from "@propline/contract/ApplicationsAdmin"
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call, type Problem } from "../api.js"
-import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, SecretOnce, Status, Table } from "../ui.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
   ["billing", "Billing — invoices, proposals and payments"],
@@ -49,7 +50,7 @@ export const ApplicationsPage = () => (
         <td>
           <Status value={application.status} />
         </td>
-        <td>{dateTime(application.createdAt)}</td>
+        <td><When at={application.createdAt} /></td>
       </tr>
     )}
   />
@@ -225,6 +226,7 @@ const GrantForm = (props: { readonly detail: ApplicationDetail; readonly onDone:
 export const ApplicationPage = ({ id }: { readonly id: string }) => {
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
   const action = useAction()
+  const dialog = useDialog()
   const [issued, setIssued] = useState<IssuedSecret | undefined>()
 
   const contextName = (contextId: string) =>
@@ -247,7 +249,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
           reload()
         }
         const revoke = async (secretId: string, lastFour: string) => {
-          if (!window.confirm(`Revoke the secret ending in ${lastFour}? It stops new tokens at once.`)) return
+          if (!(await dialog.confirm({ title: `Revoke the secret ending in ${lastFour}?`, body: "It stops getting new tokens at once; tokens already issued run out on their own.", confirm: "Revoke the secret", tone: "danger" }))) return
           const done = await action.run(() => call((client) => client.applications.revokeSecret({ path: { applicationId: id, secretId } })))
           if (done === undefined) return
           if (issued?.id === secretId) setIssued(undefined)
@@ -255,7 +257,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
         }
         const toggleStatus = async () => {
           const verb = application.status === "active" ? "disable" : "enable"
-          if (verb === "disable" && !window.confirm(`Disable ${application.name}? Its secrets stop getting tokens at once.`)) return
+          if (verb === "disable" && !(await dialog.confirm({ title: `Disable ${application.name}?`, body: "Its secrets stop getting tokens at once, until it is enabled again.", confirm: `Disable ${application.name}`, tone: "danger" }))) return
           const done = await action.run(() =>
             call((client) =>
               verb === "disable"
@@ -279,7 +281,7 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                 ["Status", <Status value={application.status} />],
                 ["Roles", application.roles.join(", ")],
                 ["Contexts", contextIds.map(contextName).join(", ")],
-                ["Created", dateTime(application.createdAt)]
+                ["Created", <When at={application.createdAt} />]
               ]}
             />
             <GrantForm key={`${application.roles.join()} ${contextIds.join()}`} detail={detail} onDone={reload} />
@@ -299,9 +301,9 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                     <td>
                       <code>…{secret.lastFour}</code>
                     </td>
-                    <td>{dateTime(secret.createdAt)}</td>
-                    <td>{dateTime(secret.lastUsedAt)}</td>
-                    <td>{secret.revokedAt === null ? <Status value="active" /> : dateTime(secret.revokedAt)}</td>
+                    <td><When at={secret.createdAt} /></td>
+                    <td><When at={secret.lastUsedAt} /></td>
+                    <td>{secret.revokedAt === null ? <Status value="active" /> : <When at={secret.revokedAt} />}</td>
                     <td>
                       {secret.revokedAt === null ? (
                         <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)} disabled={action.busy}>

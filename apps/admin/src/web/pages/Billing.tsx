@@ -6,10 +6,14 @@
 import { type FormEvent, useState } from "react"
 import type { InvoiceDetail, InvoiceSummary, RunOutcome } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
-import { dateTime, money, percent } from "../format.js"
+import { money, percent } from "../format.js"
+import { Period, When } from "../ui/Time.js"
 import { hrefWith, Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, type FilterSpec, GroupError, ListPage, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { useDialog } from "../ui/Dialog.js"
+import { RunOutcomeNotice, runWarnings, useRunActions } from "./InvoiceRunDetail.js"
+import { CancelledNotice, useProposalCancel } from "./ProposalDetail.js"
 
 const currencies = ["SEK", "NOK", "DKK", "EUR", "USD", "GBP"] as const
 const pick = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
@@ -40,16 +44,6 @@ const nextMonth = () => {
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 0))
   return { periodStart: isoDate(first), periodEnd: isoDate(last), invoiceDate: isoDate(first) }
 }
-
-const RunSummary = ({ outcome, verb }: { readonly outcome: RunOutcome; readonly verb: string }) => (
-  <p className="notice" role="status">
-    Invoice run {outcome.run.periodStart} – {outcome.run.periodEnd} {verb}: {outcome.invoiceCount} invoices,{" "}
-    {outcome.proposalCount} proposals.{" "}
-    <Link href={hrefWith(outcome.proposalCount > 0 ? "/billing/proposals" : "/billing/invoices", { invoiceRunId: outcome.run.id })}>
-      See them
-    </Link>
-  </p>
-)
 
 const NewRunForm = ({ onDone }: { readonly onDone: (outcome: RunOutcome) => void }) => {
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
@@ -99,22 +93,12 @@ const NewRunForm = ({ onDone }: { readonly onDone: (outcome: RunOutcome) => void
 
 export const InvoiceRunsPage = () => {
   const [version, setVersion] = useState(0)
-  const [outcome, setOutcome] = useState<{ outcome: RunOutcome; verb: string } | undefined>()
-  const action = useAction()
-  const done = (verb: string) => (result: RunOutcome) => {
+  const [outcome, setOutcome] = useState<{ outcome: RunOutcome; verb: "created" | "continued" | "approved" } | undefined>()
+  const done = (result: RunOutcome, verb: "created" | "continued" | "approved") => {
     setOutcome({ outcome: result, verb })
     setVersion((n) => n + 1)
   }
-  const approve = async (runId: string) => {
-    const result = await action.run(() => call((client) => client.billing.approveInvoiceRun({ path: { invoiceRunId: runId } })))
-    if (result !== undefined) done("approved")(result)
-  }
-  const carryOn = async (runId: string) => {
-    const result = await action.run(() =>
-      call((client) => client.billing.continueInvoiceRun({ path: { invoiceRunId: runId }, payload: { invoiceDate: isoDate(new Date()) } }))
-    )
-    if (result !== undefined) done("continued")(result)
-  }
+  const actions = useRunActions(done)
   return (
     <ListPage
       title="Invoice runs"
@@ -122,11 +106,19 @@ export const InvoiceRunsPage = () => {
       filters={[{ name: "status", label: "Status", options: [["draft", "Draft"], ["approved", "Approved"]] }]}
       fetch={(query) => call((client) => client.billing.listInvoiceRuns({ urlParams: { status: query["status"], cursor: query["cursor"] } }))}
       head={["Period", "Context", "Status", "Invoices", "Proposals", "Approved", "Created", "Actions"]}
+      narrow={[2, 6, 7]}
       empty="No invoice run matches."
       row={(run) => (
         <tr key={run.id}>
           <td className="nowrap">
-            {run.periodStart} – {run.periodEnd}
+            <Link href={`/billing/invoice-runs/${run.id}`}>
+              <Period start={run.periodStart} end={run.periodEnd} />
+            </Link>
+            {runWarnings(run).map((warning) => (
+              <p key={warning} className="warning-text">
+                Warning: {warning}
+              </p>
+            ))}
           </td>
           <td>{run.operationalContextName}</td>
           <td>
@@ -138,15 +130,15 @@ export const InvoiceRunsPage = () => {
           <td>
             <Link href={hrefWith("/billing/proposals", { invoiceRunId: run.id })}>{run.proposalCount}</Link>
           </td>
-          <td>{dateTime(run.approvedAt)}</td>
-          <td>{dateTime(run.createdAt)}</td>
+          <td><When at={run.approvedAt} /></td>
+          <td><When at={run.createdAt} /></td>
           <td className="row-actions">
             {run.status === "draft" ? (
               <>
-                <button type="button" onClick={() => approve(run.id)} disabled={action.busy}>
+                <button type="button" onClick={() => void actions.approve(run)} disabled={actions.busy}>
                   Approve<span className="visually-hidden"> the run {run.periodStart} – {run.periodEnd}</span>
                 </button>
-                <button type="button" className="secondary" onClick={() => carryOn(run.id)} disabled={action.busy}>
+                <button type="button" className="secondary" onClick={() => void actions.carryOn(run)} disabled={actions.busy}>
                   Continue<span className="visually-hidden"> the run {run.periodStart} – {run.periodEnd}</span>
                 </button>
               </>
@@ -155,14 +147,16 @@ export const InvoiceRunsPage = () => {
         </tr>
       )}
     >
-      <NewRunForm onDone={done("created")} />
-      <ProblemNotice problem={action.problem} />
-      {outcome === undefined ? null : <RunSummary outcome={outcome.outcome} verb={outcome.verb} />}
+      <NewRunForm onDone={(result) => done(result, "created")} />
+      <ProblemNotice problem={actions.problem} />
+      {outcome === undefined ? null : <RunOutcomeNotice outcome={outcome.outcome} verb={outcome.verb} />}
     </ListPage>
   )
 }
 
 const invoiceHead = ["Number", "Kind", "Customer", "Total", "Balance", "Status", "Invoice date", "Approved"]
+/** Left out on a phone-sized screen: kind, balance, invoice date and approval (the invoice's page has them). */
+const invoiceNarrow = [2, 5, 7, 8]
 
 const InvoiceRow = (invoice: InvoiceSummary) => (
   <tr key={invoice.id}>
@@ -178,7 +172,7 @@ const InvoiceRow = (invoice: InvoiceSummary) => (
       {invoice.failureReason === null ? null : <p className="muted">{invoice.failureReason}</p>}
     </td>
     <td>{invoice.requestedInvoiceDate}</td>
-    <td>{dateTime(invoice.approvedAt)}</td>
+    <td><When at={invoice.approvedAt} /></td>
   </tr>
 )
 
@@ -206,6 +200,7 @@ export const InvoicesPage = () => (
       )
     }
     head={invoiceHead}
+    narrow={invoiceNarrow}
     empty="No invoice matches."
     row={InvoiceRow}
   />
@@ -220,6 +215,7 @@ export const SendQueuePage = () => (
       call((client) => client.billing.sendQueue({ urlParams: { q: query["q"], currency: pick(currencies, query["currency"]), cursor: query["cursor"] } }))
     }
     head={invoiceHead}
+    narrow={invoiceNarrow}
     empty="The send queue is empty."
     row={InvoiceRow}
   />
@@ -235,12 +231,15 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
   // One act per form: a repeated submit (a double click, a retry after a lost answer) credits once.
   const [creditActId] = useState(newUuid)
   const action = useAction()
+  // The lines sent, in the order sent: an issue at `/scope/lines/{i}/…` belongs to the i-th of them.
+  const [sentLineIds, setSentLineIds] = useState<ReadonlyArray<string>>([])
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const chosen = lines.flatMap((line) => {
       const text = amounts[line.id] ?? ""
       return text === "" ? [] : [{ lineId: line.id, netMinorUnits: Math.round(Number(text) * 100) }]
     })
+    setSentLineIds(chosen.map((line) => line.lineId))
     const note = await action.run(() =>
       call((client) =>
         client.billing.creditInvoice({
@@ -277,6 +276,8 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
                   key={line.id}
                   label={`${line.description}, net to credit (${invoice.currency})`}
                   name={`line-${line.id}`}
+                  pointer={`/scope/lines/${sentLineIds.indexOf(line.id)}/netMinorUnits`}
+                  problem={action.problem}
                   hint={`Up to ${money(line.netMinorUnits + line.creditedNetMinorUnits, invoice.currency)} left of ${money(line.netMinorUnits, invoice.currency)}.`}
                 >
                   {(input) => (
@@ -311,12 +312,13 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
 const InvoiceActions = ({ detail, reload }: { readonly detail: InvoiceDetail; readonly reload: () => void }) => {
   const { invoice } = detail
   const action = useAction()
+  const dialog = useDialog()
   const [credited, setCredited] = useState<InvoiceSummary | undefined>()
   const approve = async () => {
     if ((await action.run(() => call((client) => client.billing.approveInvoice({ path: { invoiceId: invoice.id } })))) !== undefined) reload()
   }
   const remove = async () => {
-    if (!window.confirm(`Delete invoice ${invoice.invoiceNumber}? It leaves every list; an ERP that has it is told to discard it.`)) return
+    if (!(await dialog.confirm({ title: `Delete invoice ${invoice.invoiceNumber}?`, body: "It leaves every list, and an ERP that has it is told to discard it. This can't be undone.", confirm: `Delete invoice ${invoice.invoiceNumber}`, tone: "danger" }))) return
     const deleted = await action.run(() => call((client) => client.billing.deleteInvoice({ path: { invoiceId: invoice.id } })))
     if (deleted !== undefined) navigate(deleted.withdrawn ? "/billing/withdrawal-queue" : "/billing/invoices")
   }
@@ -380,9 +382,9 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
               ["Due date", invoice.requestedDueDate ?? "—"],
               ["External reference", invoice.externalReference ?? "—"],
               ["Issued number", invoice.issuedInvoiceNumber ?? "—"],
-              ["Approved", dateTime(invoice.approvedAt)],
-              ["Sent", dateTime(invoice.sentAt)],
-              ["Failed", invoice.failureReason === null ? "—" : `${dateTime(invoice.failedAt)}: ${invoice.failureReason}`],
+              ["Approved", <When at={invoice.approvedAt} />],
+              ["Sent", <When at={invoice.sentAt} />],
+              ["Failed", invoice.failureReason === null ? "—" : `$<When at={invoice.failedAt} />: ${invoice.failureReason}`],
               ["Contract", <Link href={`/contracts/${invoice.contractId}`}>Open the contract</Link>]
             ]}
           />
@@ -446,13 +448,12 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
 )
 
 export const ProposalsPage = () => {
-  const action = useAction()
-  const cancel = async (proposalId: string, reload: () => void) => {
-    if ((await action.run(() => call((client) => client.billing.cancelProposal({ path: { proposalId } })))) !== undefined) reload()
-  }
+  const [version, setVersion] = useState(0)
+  const cancelling = useProposalCancel(() => setVersion((n) => n + 1))
   return (
     <ListPage
       title="Invoice proposals"
+      version={version}
       filters={[
         { name: "q", label: "Customer or number" },
         { name: "status", label: "Status", options: proposalStatuses.map((s) => [s, s] as const) },
@@ -472,10 +473,16 @@ export const ProposalsPage = () => {
         )
       }
       head={["Number", "Kind", "Customer", "Total", "Status", "Invoice date", "Created", "Actions"]}
+      narrow={[2, 6, 7]}
       empty="No proposal matches."
-      row={(proposal, reload) => (
+      row={(proposal) => (
         <tr key={proposal.id}>
-          <td>{proposal.invoiceNumber ?? "—"}</td>
+          <td>
+            <Link href={`/billing/proposals/${proposal.id}`}>
+              {proposal.invoiceNumber ?? "—"}
+              <span className="visually-hidden"> proposal for {proposal.recipientAgentName}</span>
+            </Link>
+          </td>
           <td>{proposal.documentKind}</td>
           <td>{proposal.recipientAgentName}</td>
           <td className="number">{money(proposal.totalGrossMinorUnits, proposal.currency)}</td>
@@ -484,10 +491,10 @@ export const ProposalsPage = () => {
             {proposal.rejectionReason === null ? null : <p className="muted">{proposal.rejectionReason}</p>}
           </td>
           <td>{proposal.requestedInvoiceDate}</td>
-          <td>{dateTime(proposal.createdAt)}</td>
+          <td><When at={proposal.createdAt} /></td>
           <td className="row-actions">
             {proposal.status === "proposed" ? (
-              <button type="button" className="danger" onClick={() => cancel(proposal.id, reload)} disabled={action.busy}>
+              <button type="button" className="danger" onClick={() => void cancelling.cancel(proposal)} disabled={cancelling.busy}>
                 Cancel<span className="visually-hidden"> proposal {proposal.invoiceNumber ?? ""} for {proposal.recipientAgentName}</span>
               </button>
             ) : null}
@@ -495,7 +502,8 @@ export const ProposalsPage = () => {
         </tr>
       )}
     >
-      <ProblemNotice problem={action.problem} />
+      <ProblemNotice problem={cancelling.problem} />
+      <CancelledNotice proposal={cancelling.done} />
     </ListPage>
   )
 }
@@ -517,7 +525,7 @@ export const WithdrawalQueuePage = () => (
           <Status value={withdrawal.invoiceStatus} />
         </td>
         <td>{withdrawal.externalReference ?? "—"}</td>
-        <td>{dateTime(withdrawal.deletedAt)}</td>
+        <td><When at={withdrawal.deletedAt} /></td>
       </tr>
     )}
   />

@@ -5,11 +5,13 @@
  */
 import type { BookingRequestView } from "@propline/contract/BookingAdmin"
 import { call } from "../api.js"
-import { dateTime, money, percent } from "../format.js"
+import { currentLocale, money, percent } from "../format.js"
+import { When } from "../ui/Time.js"
 import { hrefWith, Link, useLocation } from "../router.js"
-import { useAction, useLoad } from "../session.js"
+import { useLoad } from "../session.js"
 import { ResourceOffer } from "./BookingSetup.js"
 import { Empty, Facts, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useQuery } from "../ui.js"
+import { DecisionNotice, useBookingDecision } from "./BookingRequestDetail.js"
 
 const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
@@ -164,7 +166,7 @@ export const AddOnProductsPage = () => (
         <td className="number">{money(product.unitPriceMinorUnits, product.currency)}</td>
         <td>{percent(product.vatRateBasisPoints)}</td>
         <td>{product.leadTimeMinutes} min</td>
-        <td>{product.retiredAt === null ? "yes" : `retired ${dateTime(product.retiredAt)}`}</td>
+        <td>{product.retiredAt === null ? "yes" : `retired $<When at={product.retiredAt} />`}</td>
       </tr>
     )}
   />
@@ -175,7 +177,7 @@ const localDay = (at: Date, timeZone: string) =>
   new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at)
 
 const localTime = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat(undefined, { timeZone, hour: "2-digit", minute: "2-digit" }).format(at)
+  new Intl.DateTimeFormat(currentLocale(), { timeZone, hour: "2-digit", minute: "2-digit" }).format(at)
 
 /** The Monday (UTC date) of the week holding `date` (`YYYY-MM-DD`). */
 const mondayOf = (date: string) => {
@@ -197,12 +199,12 @@ const RequestCard = ({ request, decide }: { readonly request: BookingRequestView
       {request.resourceName}
     </p>
     <p>
-      {request.guestName}
+      <Link href={`/booking/requests/${request.id}`}>{request.guestName}</Link>
       {request.companyName === null ? "" : `, ${request.companyName}`} · {money(request.totalGrossMinorUnits, request.currency)}
     </p>
     <p>
       <Status value={request.status} />
-      {request.status === "pending" ? <span className="muted"> held until {dateTime(request.holdExpiresAt)}</span> : null}
+      {request.status === "pending" ? <span className="muted"> held until <When at={request.holdExpiresAt} /></span> : null}
     </p>
     {request.declineReason === null ? null : <p className="muted">{request.declineReason}</p>}
     {request.status === "pending" ? (
@@ -224,33 +226,21 @@ export const BookingRequestsPage = () => {
   const resourceId = query["resourceId"]
   const monday = mondayOf(query["week"] ?? isoDay(new Date()))
   const key = `${resourceId ?? ""} ${isoDay(monday)}`
-  const pending = useLoad(`pending ${key}`, () =>
-    call((client) => client.booking.listRequests({ urlParams: { status: "pending", resourceId, limit: 20 } }))
+  // The requests waiting for approval, 20 at a time: their page's cursor is `pendingCursor` in the URL.
+  const pendingCursor = query["pendingCursor"]
+  const pending = useLoad(`pending ${key} ${pendingCursor ?? ""}`, () =>
+    call((client) => client.booking.listRequests({ urlParams: { status: "pending", resourceId, limit: 20, cursor: pendingCursor } }))
   )
   const week = useLoad(`week ${key}`, () =>
     call((client) =>
       client.booking.listRequests({ urlParams: { resourceId, from: isoDay(monday), to: isoDay(plusDays(monday, 6)), limit: 100 } })
     )
   )
-  const action = useAction()
-  const decide = async (request: BookingRequestView, verdict: "approve" | "decline") => {
-    let reason = ""
-    if (verdict === "decline") {
-      reason = window.prompt(`Why is ${request.guestName}'s request declined? The guest is told.`) ?? ""
-      if (reason.trim() === "") return
-    }
-    const done = await action.run(() =>
-      call((client) =>
-        verdict === "approve"
-          ? client.booking.approveRequest({ path: { bookingId: request.id } })
-          : client.booking.declineRequest({ path: { bookingId: request.id }, payload: { reason } })
-      )
-    )
-    if (done !== undefined) {
-      pending.reload()
-      week.reload()
-    }
-  }
+  const decision = useBookingDecision(() => {
+    pending.reload()
+    week.reload()
+  })
+  const decide = (request: BookingRequestView, verdict: "approve" | "decline") => void decision.decide(request, verdict)
   const days = [0, 1, 2, 3, 4, 5, 6].map((offset) => plusDays(monday, offset))
   const weekLink = (offset: number) => hrefWith(pathname, { ...query, week: isoDay(plusDays(monday, offset * 7)) })
   return (
@@ -258,7 +248,8 @@ export const BookingRequestsPage = () => {
       <PageHeader title="Booking requests">
         <Link href="/booking/resources">Resources</Link>
       </PageHeader>
-      <ProblemNotice problem={action.problem} />
+      <ProblemNotice problem={decision.problem} />
+      <DecisionNotice request={decision.decided} />
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading">Waiting for approval</h2>
         {pending.load._tag === "loading" ? <Loading /> : null}
@@ -276,6 +267,16 @@ export const BookingRequestsPage = () => {
               ))}
             </div>
           )
+        ) : null}
+        {pending.load._tag === "loaded" && (pendingCursor !== undefined || pending.load.value.nextCursor !== null) ? (
+          <nav className="pager" aria-label="Pages of requests waiting for approval">
+            {pendingCursor === undefined ? <span /> : <Link href={hrefWith(pathname, { ...query, pendingCursor: undefined })}>First page</Link>}
+            {pending.load.value.nextCursor === null ? null : (
+              <Link href={hrefWith(pathname, { ...query, pendingCursor: pending.load.value.nextCursor })} rel="next">
+                Next page
+              </Link>
+            )}
+          </nav>
         ) : null}
       </section>
       <section aria-labelledby="week-heading">

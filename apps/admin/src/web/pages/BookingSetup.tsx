@@ -14,6 +14,7 @@ import { call, type Problem, type Result } from "../api.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Field, GroupError, Loading, PageHeader, ProblemNotice } from "../ui.js"
+import { TimeZoneInput } from "../ui/TimeZoneInput.js"
 
 const WEEKDAYS: ReadonlyArray<readonly [number, string]> = [
   [1, "Monday"],
@@ -394,7 +395,7 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
     },
     (saved) => navigate(`/booking/resources/${saved.resource.id}`)
   )
-  const text = (label: string, field: "name" | "timeZone", hint?: string) => (
+  const text = (label: string, field: "name", hint?: string) => (
     <Field label={label} name={field} pointer={`/${field}`} problem={problem} {...(hint === undefined ? {} : { hint })}>
       {(input) => <input {...input} type="text" value={draft[field]} onChange={(event) => set({ [field]: event.target.value })} />}
     </Field>
@@ -421,7 +422,9 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
           <CurrencyField value={draft.currency} problem={problem} onChange={(currency) => set({ currency })} />
         </div>
         <ContextField value={draft.operationalContextId} contexts={props.contexts} problem={problem} onChange={(operationalContextId) => set({ operationalContextId })} />
-        {text("Time zone", "timeZone", "An IANA name: opening hours, windows and the horizon are read in it.")}
+        <Field label="Time zone" name="timeZone" pointer="/timeZone" problem={problem} hint="Type to search the IANA names (Europe/Stockholm): opening hours, windows and the horizon are read in it.">
+          {(input) => <TimeZoneInput input={input} value={draft.timeZone} onChange={(timeZone) => set({ timeZone })} />}
+        </Field>
         <DescriptionField value={draft.description} problem={problem} onChange={(description) => set({ description })} />
       </fieldset>
       <fieldset>

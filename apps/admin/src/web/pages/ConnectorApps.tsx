@@ -8,11 +8,13 @@ import { type FormEvent, useState } from "react"
 import type { ConnectorAppDetail, InstallationView } from "@propline/contract/ConnectorAppsAdmin"
 import { call, type Problem } from "../api.js"
 import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, ListPage, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
 import { GrantFields, useGrant } from "./Applications.js"
 import { AppWebhookSection } from "./Webhooks.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const choice = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
   values.find((candidate) => candidate === value)
@@ -56,7 +58,7 @@ export const ConnectorAppsPage = () => (
         <td>{app.activeKeyCount}</td>
         <td>{app.publishedByYou ? "yes" : "no"}</td>
         <td>{app.installationStatus === null ? "not installed" : <Status value={app.installationStatus} />}</td>
-        <td>{dateTime(app.createdAt)}</td>
+        <td><When at={app.createdAt} /></td>
       </tr>
     )}
   />
@@ -184,11 +186,12 @@ const GrantForm = (props: { readonly appId: string; readonly installation: Insta
 const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorAppDetail; readonly reload: () => void }) => {
   const organization = useLoad("organization", () => call((client) => client.organization.get()))
   const action = useAction()
+  const dialog = useDialog()
   const { installation } = detail
   const contextName = (id: string) =>
     organization.load._tag === "loaded" ? (organization.load.value.contexts.find((context) => context.id === id)?.name ?? id) : id
   const act = async (verb: "suspend" | "resume" | "remove", installationId: string) => {
-    if (verb !== "resume" && !window.confirm(verb === "remove" ? `Remove ${detail.app.name} for good? Its tokens stop at once.` : `Suspend ${detail.app.name}? Its tokens stop until it is resumed.`)) return
+    if (verb !== "resume" && !(await dialog.confirm(verb === "remove" ? { title: `Remove ${detail.app.name} for good?`, body: "Its tokens stop at once; installing it again starts afresh.", confirm: `Remove ${detail.app.name}`, tone: "danger" } : { title: `Suspend ${detail.app.name}?`, body: "Its tokens stop until it is resumed.", confirm: `Suspend ${detail.app.name}`, tone: "danger" }))) return
     const done = await action.run(() => call((client) => client.connectorApps[verb]({ path: { installationId } })))
     if (done !== undefined) reload()
   }
@@ -209,7 +212,7 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
               ["Status", <Status value={installation.status} />],
               ["Roles", installation.roles.join(", ")],
               ["Contexts", installation.contextIds.map(contextName).join(", ")],
-              ["Installed", dateTime(installation.createdAt)]
+              ["Installed", <When at={installation.createdAt} />]
             ]}
           />
           <div className="actions record-actions">
@@ -246,6 +249,7 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
 
 export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
   const action = useAction()
+  const dialog = useDialog()
   return (
     <RecordPage
       loadKey={`connector app ${id}`}
@@ -256,7 +260,7 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
     >
       {(detail, reload) => {
         const retire = async (kid: string) => {
-          if (!window.confirm(`Retire the key ${kid}? Assertions signed with it are refused from now on.`)) return
+          if (!(await dialog.confirm({ title: `Retire the key ${kid}?`, body: "Assertions signed with it are refused from now on, in every organization that installed the app.", confirm: "Retire the key", tone: "danger" }))) return
           if ((await action.run(() => call((client) => client.connectorApps.retireKey({ path: { appId: id, kid } })))) !== undefined) reload()
         }
         const { app, keys } = detail
@@ -267,7 +271,7 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
                 ["App id", <code>{app.id}</code>],
                 ["Setup URL", app.setupUrl],
                 ["Published by your organization", app.publishedByYou ? "yes" : "no"],
-                ["Registered", dateTime(app.createdAt)]
+                ["Registered", <When at={app.createdAt} />]
               ]}
             />
             <section aria-labelledby="keys-heading">
@@ -288,8 +292,8 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
                     <td>
                       <Status value={key.status} />
                     </td>
-                    <td>{dateTime(key.addedAt)}</td>
-                    <td>{dateTime(key.retiredAt)}</td>
+                    <td><When at={key.addedAt} /></td>
+                    <td><When at={key.retiredAt} /></td>
                     <td className="row-actions">
                       {app.publishedByYou && key.status === "active" ? (
                         <button type="button" className="danger" onClick={() => retire(key.kid)} disabled={action.busy}>

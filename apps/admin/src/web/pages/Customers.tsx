@@ -1,7 +1,8 @@
 /** Customers and contracts: lists filtered in the URL, and each record's page. */
 import type { ContractSummary, CustomerSummary } from "@propline/contract/CustomersAdmin"
 import { call } from "../api.js"
-import { dateTime, money, percent } from "../format.js"
+import { money, percent } from "../format.js"
+import { When } from "../ui/Time.js"
 import { hrefWith, Link } from "../router.js"
 import { Facts, ListPage, RecordPage, Status, Table } from "../ui.js"
 import { ContractSigning } from "./Signing.js"
@@ -72,7 +73,7 @@ export const CustomerPage = ({ id }: { readonly id: string }) => (
             ["Kind", found.customer.kind],
             ["Country", found.customer.country],
             ["Organisation number", found.customer.organisationNumber ?? "—"],
-            ["Created", dateTime(found.customer.createdAt)]
+            ["Created", <When at={found.customer.createdAt} />]
           ]}
         />
         <h2>Billing accounts</h2>
@@ -144,7 +145,7 @@ export const ContractPage = ({ id }: { readonly id: string }) => (
             </tr>
           ))}
         </Table>
-        <ContractSigning contractId={contract.id} />
+        <ContractSigning contractId={contract.id} contractStatus={contract.status} />
       </>
     )}
   </RecordPage>

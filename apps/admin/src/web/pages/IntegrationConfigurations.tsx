@@ -5,16 +5,18 @@
  * connection reference shown once — and Disconnect. The integrations operator service decides every rule; its
  * codes show as sentences, its issues beside the contexts they name.
  */
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useCallback, useState } from "react"
 import type { ConfigurationDetail, ConnectAnswer, InstallationChoice } from "@propline/contract/IntegrationsAdmin"
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { messageFor } from "../../ErrorMessages.js"
 import { call } from "../api.js"
-import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, useCopy, useQuery } from "../ui.js"
 import { ContextChoices, toggled } from "./Applications.js"
+import { useDialog } from "../ui/Dialog.js"
+import { AutoRefresh } from "../ui/AutoRefresh.js"
 
 const KINDS = [
   ["billing", "Billing — an ERP or invoicing system"],
@@ -46,9 +48,13 @@ export const IntegrationConfigurationsPage = () => {
   const contextNames = useContextNames()
   const options = installations.load._tag === "loaded" ? installations.load.value.items.map((row) => [row.id, installationLabel(row)] as const) : []
   const query = useQuery()
+  // The statuses change at the connector (redeem, ready, failed): the list reads itself again every 10 seconds.
+  const [version, setVersion] = useState(0)
+  const refresh = useCallback(() => setVersion((n) => n + 1), [])
   return (
     <ListPage
       title="Integration configurations"
+      version={version}
       intro="What each installed connector app does for which operational contexts. Create one, press Connect, and finish the set-up at the connector."
       actions={
         <Link className="button" href={query["installationId"] ? `/integration-configurations/new?installationId=${encodeURIComponent(query["installationId"])}` : "/integration-configurations/new"}>
@@ -73,6 +79,7 @@ export const IntegrationConfigurationsPage = () => {
         )
       }
       head={["Kind", "Connector app", "Operational contexts", "Status", "External account", "Created"]}
+      narrow={[3, 5, 6]}
       empty="No integration configuration matches."
       row={(configuration) => (
         <tr key={configuration.id}>
@@ -88,10 +95,12 @@ export const IntegrationConfigurationsPage = () => {
             <Status value={configuration.status} />
           </td>
           <td>{configuration.externalAccount?.name ?? "—"}</td>
-          <td>{dateTime(configuration.createdAt)}</td>
+          <td><When at={configuration.createdAt} /></td>
         </tr>
       )}
-    />
+    >
+      <AutoRefresh reload={refresh} />
+    </ListPage>
   )
 }
 
@@ -197,7 +206,7 @@ const ConnectionOnce = ({ answer }: { readonly answer: ConnectAnswer }) => {
       <h2 id="connect-heading">Finish the set-up at the connector</h2>
       <p>
         Open the connector's set-up page: it receives the connection reference and sets itself up. The reference works once, until{" "}
-        {dateTime(answer.expiresAt)}, and is shown only this once.
+        <When at={answer.expiresAt} />, and is shown only this once.
       </p>
       <p>
         <a className="button" href={answer.setupAddress} target="_blank" rel="noopener noreferrer">
@@ -241,11 +250,11 @@ const ConfigurationFacts = ({ configuration }: { readonly configuration: Configu
         ["External account", configuration.externalAccount === null ? "—" : `${configuration.externalAccount.name} (${configuration.externalAccount.id})`],
         ["Declared gates", configuration.declaredGates.length === 0 ? "none" : configuration.declaredGates.join(", ")],
         ["Failure reason", configuration.failureReason ?? "—"],
-        ["Created", dateTime(configuration.createdAt)],
-        ["Connected", dateTime(configuration.connectedAt)],
-        ["Ready", dateTime(configuration.readyAt)],
-        ["Failed", dateTime(configuration.failedAt)],
-        ["Disconnected", dateTime(configuration.disconnectedAt)]
+        ["Created", <When at={configuration.createdAt} />],
+        ["Connected", <When at={configuration.connectedAt} />],
+        ["Ready", <When at={configuration.readyAt} />],
+        ["Failed", <When at={configuration.failedAt} />],
+        ["Disconnected", <When at={configuration.disconnectedAt} />]
       ]}
     />
   )
@@ -253,6 +262,7 @@ const ConfigurationFacts = ({ configuration }: { readonly configuration: Configu
 
 export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) => {
   const action = useAction()
+  const dialog = useDialog()
   const contextNames = useContextNames()
   const [connection, setConnection] = useState<ConnectAnswer | undefined>()
   return (
@@ -269,7 +279,7 @@ export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) =>
           if (answer !== undefined) setConnection(answer)
         }
         const disconnect = async () => {
-          if (!window.confirm("Disconnect this configuration for good? Its connector stops serving these contexts; connect again with a new configuration.")) return
+          if (!(await dialog.confirm({ title: "Disconnect this configuration for good?", body: "Its connector stops serving these contexts; to connect again, create a new configuration.", confirm: "Disconnect", tone: "danger" }))) return
           if ((await action.run(() => call((client) => client.integrationConfigurations.disconnect({ path: { configurationId: id } })))) !== undefined) {
             setConnection(undefined)
             reload()
@@ -278,6 +288,7 @@ export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) =>
         const live = configuration.status !== "disconnected"
         return (
           <>
+            {live ? <AutoRefresh reload={reload} /> : null}
             <ConfigurationFacts configuration={configuration} />
             {configuration.filledElsewhere.length === 0 ? null : (
               <div className="notice notice-warning" role="note">

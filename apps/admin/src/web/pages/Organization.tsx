@@ -1,7 +1,7 @@
 /** The organization: its facts, how many records it holds, and the operational-context tree. */
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import { call } from "../api.js"
-import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { useLoad } from "../session.js"
 import { Facts, Loading, PageHeader, ProblemNotice } from "../ui.js"
 
@@ -41,7 +41,7 @@ export const OrganizationPage = () => {
                 ["Applications", load.value.counts.applications],
                 ["Operators", load.value.counts.operators],
                 ["Contexts", load.value.contexts.length],
-                ["Since", dateTime(load.value.contexts[0]?.createdAt)]
+                ["Since", <When at={load.value.contexts[0]?.createdAt} />]
               ]}
             />
           </section>

@@ -7,15 +7,22 @@
 import { type FormEvent, useState } from "react"
 import { pdfPath } from "@propline/contract/SigningAdmin"
 import { call } from "../api.js"
-import { dateTime } from "../format.js"
+import { When } from "../ui/Time.js"
 import { useAction, useLoad } from "../session.js"
+import { Link } from "../router.js"
 import { Empty, Field, GroupError, Loading, ProblemNotice, Status, Table } from "../ui.js"
+import { useDialog } from "../ui/Dialog.js"
 
 const LIVE = new Set(["queued", "started"])
 
-export const ContractSigning = ({ contractId }: { readonly contractId: string }) => {
+/**
+ * `contractStatus`: a terminated contract is not offered for signing (issue 25: "Prepare for signing" was offered
+ * and then refused), nor is one whose attempt is still under way.
+ */
+export const ContractSigning = ({ contractId, contractStatus }: { readonly contractId: string; readonly contractStatus: string }) => {
   const attempts = useLoad(`signing ${contractId}`, () => call((client) => client.signing.attemptsOfContract({ path: { contractId } })))
   const action = useAction()
+  const dialog = useDialog()
   const [title, setTitle] = useState("")
   const [customer, setCustomer] = useState({ name: "", email: "" })
   const [organization, setOrganization] = useState({ name: "", email: "" })
@@ -31,10 +38,11 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
     if ((await action.run(() => call((client) => client.signing.prepare({ path: { contractId }, payload })))) !== undefined) attempts.reload()
   }
   const withdraw = async (attemptId: string) => {
-    if (!window.confirm("Ask the e-signing system to withdraw this document?")) return
+    if (!(await dialog.confirm({ title: "Withdraw this document from signing?", body: "The e-signing system is asked to withdraw it; signers can no longer sign it.", confirm: "Ask for withdrawal", tone: "danger" }))) return
     if ((await action.run(() => call((client) => client.signing.requestWithdrawal({ path: { attemptId } })))) !== undefined) attempts.reload()
   }
 
+  const live = attempts.load._tag === "loaded" && attempts.load.value.items.some((attempt) => LIVE.has(attempt.status))
   return (
     <section aria-labelledby="signing-heading">
       <h2 id="signing-heading">Signing</h2>
@@ -42,17 +50,19 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
       {attempts.load._tag === "loading" ? <Loading /> : null}
       {attempts.load._tag === "failed" ? <ProblemNotice problem={attempts.load.problem} /> : null}
       {attempts.load._tag === "loaded" ? (
-        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", "PDF", ""]}>
+        <Table caption="Signing attempts" head={["Document", "Status", "Signers", "Queued", "Note", "PDF", "Actions"]}>
           {attempts.load.value.items.length === 0 ? <Empty columns={7} text="Never sent for signing." /> : null}
           {attempts.load.value.items.map((attempt) => (
             <tr key={attempt.id}>
-              <td>{attempt.title}</td>
+              <td>
+                <Link href={`/signing-attempts/${attempt.id}`}>{attempt.title}</Link>
+              </td>
               <td>
                 <Status value={attempt.status} />
-                {attempt.withdrawalRequestedAt === null ? null : <p className="muted">withdrawal asked {dateTime(attempt.withdrawalRequestedAt)}</p>}
+                {attempt.withdrawalRequestedAt === null ? null : <p className="muted">withdrawal asked <When at={attempt.withdrawalRequestedAt} /></p>}
               </td>
               <td>{attempt.parties.flatMap((party) => party.signers.map((signer) => `${signer.name} (${party.kind})`)).join(", ")}</td>
-              <td>{dateTime(attempt.queuedAt)}</td>
+              <td><When at={attempt.queuedAt} /></td>
               <td>{attempt.declineReason ?? attempt.failureReason ?? "—"}</td>
               <td>
                 <div className="downloads">
@@ -78,30 +88,35 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
           ))}
         </Table>
       ) : null}
+      {contractStatus === "terminated" ? (
+        <p className="hint">The contract is terminated, so it can't be sent for signing.</p>
+      ) : live ? (
+        <p className="hint">An attempt is under way: ask for its withdrawal before preparing another.</p>
+      ) : (
       <details className="form-panel">
         <summary>Prepare for signing</summary>
         <form className="form" onSubmit={prepare} noValidate>
-          <Field label="Document title (optional)" name="title" problem={action.problem}>
+          <Field label="Document title (optional)" name="title" pointer="/title" problem={action.problem}>
             {(input) => <input {...input} type="text" value={title} onChange={(event) => setTitle(event.target.value)} />}
           </Field>
-          <GroupError problem={action.problem} name="parties" />
+          <GroupError problem={action.problem} name="parties" pointer="/parties" exact />
           <fieldset>
             <legend>The customer's signatory</legend>
-            <Field label="Name" name="customerName">
+            <Field label="Name" name="customerName" pointer="/parties/0/signers/0/name" problem={action.problem}>
               {(input) => <input {...input} type="text" value={customer.name} onChange={(event) => setCustomer({ ...customer, name: event.target.value })} />}
             </Field>
-            <Field label="E-mail" name="customerEmail">
+            <Field label="E-mail" name="customerEmail" pointer="/parties/0/signers/0/email" problem={action.problem}>
               {(input) => <input {...input} type="email" value={customer.email} onChange={(event) => setCustomer({ ...customer, email: event.target.value })} />}
             </Field>
           </fieldset>
           <fieldset>
             <legend>Your organization's signatory (optional)</legend>
-            <Field label="Name" name="organizationName">
+            <Field label="Name" name="organizationName" pointer="/parties/1/signers/0/name" problem={action.problem}>
               {(input) => (
                 <input {...input} type="text" value={organization.name} onChange={(event) => setOrganization({ ...organization, name: event.target.value })} />
               )}
             </Field>
-            <Field label="E-mail" name="organizationEmail">
+            <Field label="E-mail" name="organizationEmail" pointer="/parties/1/signers/0/email" problem={action.problem}>
               {(input) => (
                 <input {...input} type="email" value={organization.email} onChange={(event) => setOrganization({ ...organization, email: event.target.value })} />
               )}
@@ -112,6 +127,7 @@ export const ContractSigning = ({ contractId }: { readonly contractId: string })
           </button>
         </form>
       </details>
+      )}
     </section>
   )
 }

@@ -12,7 +12,7 @@ import { type FormEvent, useState } from "react"
 import type { ContextNode } from "@propline/contract/OrganizationAdmin"
 import type { RevealedWebhookSecret, WebhookDeliveryView, WebhookEndpointView } from "@propline/contract/WebhooksAdmin"
 import { call, type Problem } from "../api.js"
-import { dateTime, dateTimeSeconds } from "../format.js"
+import { When } from "../ui/Time.js"
 import { hrefWith, Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import {
@@ -58,7 +58,7 @@ const WebhookSecretOnce = ({ secret }: { readonly secret: RevealedWebhookSecret 
       Webhooks: HMAC-SHA256 over <code>webhook-id</code>, <code>webhook-timestamp</code> and the body).
     </p>
     {secret.previousSecretExpiresAt === null ? null : (
-      <p>The previous secret keeps signing beside this one until {dateTime(secret.previousSecretExpiresAt)}, so the receiver can switch meanwhile.</p>
+      <p>The previous secret keeps signing beside this one until <When at={secret.previousSecretExpiresAt} />, so the receiver can switch meanwhile.</p>
     )}
   </SecretOnce>
 )
@@ -69,8 +69,8 @@ const FailingNotice = ({ endpoint }: { readonly endpoint: WebhookEndpointView })
     return (
       <div className="notice notice-warning" role="status">
         <p>
-          Disabled on {dateTime(endpoint.disabledAt)}: no delivery succeeded for 3 days
-          {endpoint.failingSince === null ? "" : ` (failing since ${dateTime(endpoint.failingSince)})`}. Fix the receiver, enable the endpoint, then
+          Disabled on <When at={endpoint.disabledAt} />: no delivery succeeded for 3 days
+          {endpoint.failingSince === null ? "" : ` (failing since $<When at={endpoint.failingSince} />)`}. Fix the receiver, enable the endpoint, then
           redeliver what it missed.
         </p>
       </div>
@@ -80,7 +80,7 @@ const FailingNotice = ({ endpoint }: { readonly endpoint: WebhookEndpointView })
     return (
       <div className="notice notice-warning" role="status">
         <p>
-          Failing since {dateTime(endpoint.failingSince)}: deliveries are retried with back-off, and the endpoint is disabled after 3 days without a
+          Failing since <When at={endpoint.failingSince} />: deliveries are retried with back-off, and the endpoint is disabled after 3 days without a
           success.
         </p>
       </div>
@@ -162,8 +162,8 @@ export const WebhookEndpointsPage = () => (
           <Status value={endpoint.status} />
           {endpoint.disabledReason === "failing" ? <p>after failing</p> : null}
         </td>
-        <td>{dateTime(endpoint.failingSince)}</td>
-        <td>{dateTime(endpoint.createdAt)}</td>
+        <td><When at={endpoint.failingSince} /></td>
+        <td><When at={endpoint.createdAt} /></td>
       </tr>
     )}
   >
@@ -422,8 +422,8 @@ const DeliveryRow = (props: {
       </td>
       <td className="number">{delivery.attemptCount}</td>
       <td>{delivery.lastStatusCode === null ? "—" : `HTTP ${delivery.lastStatusCode}`}</td>
-      <td className="nowrap">{dateTimeSeconds(delivery.lastAttemptAt)}</td>
-      <td className="nowrap">{dateTimeSeconds(delivery.nextAttemptAt)}</td>
+      <td className="nowrap"><When at={delivery.lastAttemptAt} seconds /></td>
+      <td className="nowrap"><When at={delivery.nextAttemptAt} seconds /></td>
       <td className="row-actions">
         <button type="button" className="secondary" disabled={props.busy} onClick={() => props.redeliver(delivery)}>
           Redeliver<span className="visually-hidden"> the {delivery.eventType} event {delivery.eventId}</span>
@@ -638,9 +638,9 @@ export const WebhookEndpointPage = ({ id }: { readonly id: string }) => {
                     : endpoint.contextIds.map(contextName).join(", ")
               ],
               ["Secret", <code>…{endpoint.secretLastFour}</code>],
-              ["Previous secret signs until", dateTime(endpoint.previousSecretExpiresAt)],
-              ["Created", dateTime(endpoint.createdAt)],
-              ["Changed", dateTime(endpoint.updatedAt)]
+              ["Previous secret signs until", <When at={endpoint.previousSecretExpiresAt} />],
+              ["Created", <When at={endpoint.createdAt} />],
+              ["Changed", <When at={endpoint.updatedAt} />]
             ]}
           />
           <EditEndpointForm key={endpoint.updatedAt.getTime()} endpoint={endpoint} onDone={reload} />
@@ -726,9 +726,9 @@ export const WebhookDeliveryPage = ({ id }: { readonly id: string }) => {
               ["Event id (webhook-id)", <code>{delivery.eventId}</code>],
               ["Endpoint", <Link href={`/webhooks/${delivery.endpointId}`}>{delivery.endpointId}</Link>],
               ["Attempts", String(delivery.attemptCount)],
-              ["Created", dateTimeSeconds(delivery.createdAt)],
-              ["Delivered", dateTimeSeconds(delivery.deliveredAt)],
-              ["Next attempt", dateTimeSeconds(delivery.nextAttemptAt)],
+              ["Created", <When at={delivery.createdAt} seconds />],
+              ["Delivered", <When at={delivery.deliveredAt} seconds />],
+              ["Next attempt", <When at={delivery.nextAttemptAt} seconds />],
               ["Asked for by an operator", delivery.manual ? "yes" : "no"]
             ]}
           />
@@ -742,7 +742,7 @@ export const WebhookDeliveryPage = ({ id }: { readonly id: string }) => {
               {attempts.map((attempt) => (
                 <tr key={attempt.number}>
                   <td className="number">{attempt.number}</td>
-                  <td className="nowrap">{dateTimeSeconds(attempt.startedAt)}</td>
+                  <td className="nowrap"><When at={attempt.startedAt} seconds /></td>
                   <td>{attempt.statusCode === null ? "—" : `HTTP ${attempt.statusCode}`}</td>
                   <td className="number">{attempt.latencyMs} ms</td>
                   <td>{attempt.error ?? "—"}</td>
