@@ -39,7 +39,8 @@
  *
  * Environment: DATABASE_URL; BENCH_TARGETS; BENCH_ROUNDS (1..10, default 3); BENCH_DURATION_SECONDS (1..120,
  * default 10); BENCH_PAYABLE_INVOICES (100..1,000,000, default 10,000); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
- * BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
+ * BENCH_HEAP_PROFILE_DIR (a directory for the API's sampling heap profiles, one per measured side: where its
+ * allocations come from); BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
  * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -456,7 +457,8 @@ const program = Effect.gen(function* () {
       KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString("base64url")}`,
       DATA_DIR: dataDir,
       DEMO_DATA: "true",
-      HEAP_PROBE_FILE: join(dir, "heap-api.jsonl")
+      HEAP_PROBE_FILE: join(dir, "heap-api.jsonl"),
+      HEAP_PROBE_PROFILE_DIR: process.env["BENCH_HEAP_PROFILE_DIR"] ?? ""
     },
     cwd: REPO_ROOT,
     logPath: join(dir, "api.log")
@@ -874,14 +876,13 @@ const program = Effect.gen(function* () {
   const measureSide = (name: string, child: RunningChild, target: LoadTarget, into: Side) =>
     Effect.gen(function* () {
       yield* ensureRunning(api, peer, baseline)
-      const [[result, memory], heap] = yield* probedWhile(
+      const [[result, heap], memory] = yield* sampledWhile(
         child.process.pid,
-        heapFiles.get(child)!,
-        sampledWhile(child.process.pid, measure(name, target, settings))
+        measure(name, target, settings, (measured) => probedWhile(child.process.pid, heapFiles.get(child)!, measured))
       )
       const requests = result.totalRequests + result.warmupRequests
       yield* progress(
-        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / requests).toFixed(2)} ms/request, PostgreSQL ${memory.databaseCpuMs === undefined ? "?" : (memory.databaseCpuMs / requests).toFixed(2)} ms/request, ${heap === undefined ? "?" : (heap.allocatedBytes / 1024 / requests).toFixed(0)} KiB allocated/request, GC ${heap === undefined ? "?" : (heap.gcMs / requests).toFixed(2)} ms/request (${heap === undefined ? "?" : ((heap.gcMs / heap.wallMs) * 100).toFixed(0)} % of the main thread) (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
+        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / requests).toFixed(2)} ms/request, PostgreSQL ${memory.databaseCpuMs === undefined ? "?" : (memory.databaseCpuMs / requests).toFixed(2)} ms/request, ${heap === undefined ? "?" : (heap.allocatedBytes / 1024 / result.totalRequests).toFixed(0)} KiB allocated/request, GC ${heap === undefined ? "?" : (heap.gcMs / result.totalRequests).toFixed(2)} ms/request (${heap === undefined ? "?" : ((heap.gcMs / heap.wallMs) * 100).toFixed(0)} % of the main thread) (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
       )
       ;(into.runs as Array<Measurement>).push(result)
       ;(into.memory as Array<UsageFigures>).push(memory)

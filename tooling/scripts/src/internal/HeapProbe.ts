@@ -7,8 +7,14 @@
  * thread in µs, and the heap before and after it), the used heap size and `process.cpuUsage()`. The next ends it
  * and appends one JSON line to `HEAP_PROBE_FILE` ({@link HeapWindow}). Bytes allocated over the window = used heap at
  * its end − used heap at its start + what every collection in it freed (used before − used after).
+ *
+ * With `HEAP_PROBE_PROFILE_DIR`, each window also runs V8's sampling heap profiler (inspector
+ * `HeapProfiler.startSampling`, every 16 KiB on average, objects later collected included) and writes the profile to
+ * `<dir>/window-<n>.heapprofile` (Chrome DevTools' format): where the allocations of the window come from.
  */
-import { appendFileSync } from "node:fs"
+import { appendFileSync, writeFileSync } from "node:fs"
+import { Session } from "node:inspector"
+import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import v8 from "node:v8"
 
@@ -38,6 +44,31 @@ interface GcStatistic {
   readonly afterGC: { readonly heapStatistics: { readonly usedHeapSize: number } }
 }
 
+const profileDir = process.env["HEAP_PROBE_PROFILE_DIR"]
+let session: Session | undefined
+let windows = 0
+
+const startSampling = (): void => {
+  if (profileDir === undefined || profileDir === "") return
+  if (session === undefined) {
+    session = new Session()
+    session.connect()
+  }
+  session.post("HeapProfiler.startSampling", {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true
+  })
+}
+
+const stopSampling = (): void => {
+  if (session === undefined || profileDir === undefined) return
+  const n = ++windows
+  session.post("HeapProfiler.stopSampling", (error, result) => {
+    if (error === null) writeFileSync(join(profileDir, `window-${n}.heapprofile`), JSON.stringify(result.profile))
+  })
+}
+
 if (file !== undefined && file !== "") {
   let open:
     | { profiler: v8.GCProfiler; startedAt: number; used: number; cpu: NodeJS.CpuUsage }
@@ -47,10 +78,12 @@ if (file !== undefined && file !== "") {
       const profiler = new v8.GCProfiler()
       profiler.start()
       open = { profiler, startedAt: performance.now(), used: v8.getHeapStatistics().used_heap_size, cpu: process.cpuUsage() }
+      startSampling()
       return
     }
     const window = open
     open = undefined
+    stopSampling()
     const result = window.profiler.stop() as unknown as { statistics: ReadonlyArray<GcStatistic> } | undefined
     const statistics = result?.statistics ?? []
     const used = v8.getHeapStatistics().used_heap_size

@@ -105,6 +105,12 @@ const perRequest = (rounds: ReadonlyArray<Measurement>, values: ReadonlyArray<nu
   return requests > 0 ? values.reduce((sum: number, value) => sum + (value ?? 0), 0) / requests : undefined
 }
 
+/** The heap windows' figures over the measured requests (the windows leave the warm-ups out). */
+const measuredPerRequest = (rounds: ReadonlyArray<Measurement>, values: ReadonlyArray<number>): number | undefined => {
+  const requests = rounds.reduce((total, m) => total + m.totalRequests, 0)
+  return requests > 0 ? sum(values) / requests : undefined
+}
+
 const sum = (values: ReadonlyArray<number>): number => values.reduce((total, value) => total + value, 0)
 
 export const summarize = (side: Side): Summary => {
@@ -122,9 +128,9 @@ export const summarize = (side: Side): Summary => {
     cpuMsPerRequest: perRequest(runs, memory.map((m) => m.cpuMs)),
     databaseCpuMsPerRequest: perRequest(runs, memory.map((m) => m.databaseCpuMs)),
     allocatedKiBPerRequest:
-      windows.length === 0 ? undefined : perRequest(runs, windows.map((window) => window.allocatedBytes / 1024)),
+      windows.length === 0 ? undefined : measuredPerRequest(runs, windows.map((window) => window.allocatedBytes / 1024)),
     gcShareOfMainThread: windows.length === 0 || heapWall <= 0 ? undefined : sum(windows.map((window) => window.gcMs)) / heapWall,
-    gcMsPerRequest: windows.length === 0 ? undefined : perRequest(runs, windows.map((window) => window.gcMs))
+    gcMsPerRequest: windows.length === 0 ? undefined : measuredPerRequest(runs, windows.map((window) => window.gcMs))
   }
 }
 
@@ -356,7 +362,7 @@ export const method = (info: RunInfo): ReadonlyArray<string> => {
   return [
     `- ${info.rounds} interleaved rounds: each round measures every path on the product, on the conventional peer (Fastify 5 + jose + kysely, \`bench-peer/\`) and on the plain baseline (node:http + pg), one after the other (the order rotates by round, so drift of the machine falls on all alike). autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ${settings.warmupSeconds} s warm-up (dropped) then ${settings.durationSeconds} s measured per side and round.`,
     "- req/s is the mean of the rounds' averages; p99 is the median of the rounds' response latencies in milliseconds. CPU ms per request is the server process's user + system time over its rounds (warm-ups included) divided by the requests it answered: other load on the machine disturbs it far less than req/s. PostgreSQL CPU ms per request is the same for the local postgres processes over the same rounds: where the sides run the same statements it should match, and the server's own CPU is then what separates them.",
-    "- KiB allocated per request and GC share: every server runs with the heap probe (`internal/HeapProbe.ts`, `node --import`), a `v8.GCProfiler` window around each side's load (warm-up included): bytes its JavaScript heap allocated (used heap at the end − at the start + what each collection freed) per request answered, and the main thread's collection pauses (V8's own timing of each pause, wall time on the main thread) per request and as a share of the windows' wall time. On a machine where other work takes the cores, a pause also counts the time the thread was descheduled in it; the allocation is not disturbed by other load.",
+    "- KiB allocated per request and GC share: every server runs with the heap probe (`internal/HeapProbe.ts`, `node --import`), a `v8.GCProfiler` window around each side's measured load (the warm-up left out, so what the first requests compile and cache is not counted): bytes its JavaScript heap allocated (used heap at the end − at the start + what each collection freed) per request answered, and the main thread's collection pauses (V8's own timing of each pause, wall time on the main thread) per request and as a share of the windows' wall time. On a machine where other work takes the cores, a pause also counts the time the thread was descheduled in it; the allocation is not disturbed by other load.",
     "- Ratios compare the product with the peer and with the baseline in the same run on the same database: below 1x means slower. \"ours / peer\" >= 1.0 and \"ours / baseline\" >= 0.7 are issue 27's thresholds on token, send-queue, pass and report-payment (the peer's CPU per request is judged too: peer / ours >= 1.0).",
     `- Machine: ${info.machine}; Node ${info.node}; PostgreSQL ${info.postgres} on the same machine. The load generator (autocannon, in the bench process), the servers and PostgreSQL share the cores, so absolute figures are lower than on separate machines; the ratios are the figures to compare.`,
     ...info.notes.map((note) => `- ${note}`)
