@@ -24,10 +24,12 @@
  *    identity host's JWKS and the API host's OpenAPI document.
  * 3. Adds what the selected paths need with pg (`internal/BenchDatabase.ts`): approved invoices, proposals, token
  *    clients; then `vacuum analyze`.
- * 4. Starts the baseline server (`internal/BaselineServer.ts`, its own process) and checks that both sides answer
- *    alike (same page, same first row of the deep page, a 201 pass, a verifiable ES256 token).
- * 5. `BENCH_ROUNDS` rounds: in each, every path is measured on the product and on its baseline, one after the
- *    other, the side that goes first alternating by round (so drift of the machine falls on both alike).
+ * 4. Starts the baseline server (`internal/BaselineServer.ts`) and the conventional peer (`bench-peer/PeerServer.ts`:
+ *    Fastify 5 + jose + kysely, issue 27), each its own process with the heap probe (`internal/HeapProbe.ts`) like
+ *    the product, and checks that all three answer alike (same pages, a 201 pass, verifiable ES256 tokens).
+ * 5. `BENCH_ROUNDS` rounds: in each, every path is measured on the product, the peer and the baseline, one after the
+ *    other, the order rotating by round (so drift of the machine falls on all alike); the heap probe's window covers
+ *    each side's measured run.
  * 6. Prints a Markdown table (per path: req/s, latencies, ours / baseline, the issue's threshold and whether it
  *    holds) and writes it to `tooling/scripts/bench-results.md` (with the rounds), the figures also to
  *    `bench-results.json`; when every path ran, also into `docs/performance.md` between its markers (unless
