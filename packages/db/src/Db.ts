@@ -21,6 +21,7 @@ import { mkdir } from "node:fs/promises"
 import pg from "pg"
 import type { Database } from "./Database.js"
 import { migrateToLatest } from "./Migrations.js"
+import { parseTimestamptz } from "./TimestampParser.js"
 
 /** Where the data lives: a PostgreSQL URL, or a PGlite directory (`undefined` keeps it in memory). */
 export type DbConfig =
@@ -242,6 +243,7 @@ const pgTypes = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (oid === pg.types.builtins.INT8) return int8
     if (oid === pg.types.builtins.DATE) return asText
+    if (oid === pg.types.builtins.TIMESTAMPTZ && format !== "binary") return parseTimestamptz
     return pg.types.getTypeParser(oid, format)
   }) as typeof pg.types.getTypeParser
 }

@@ -97,7 +97,7 @@ const program = Effect.gen(function* () {
     const order = round % 2 === 1 ? SERVERS : [...SERVERS].reverse()
     for (const server of order) {
       const { pid, url } = children.get(server)!
-      const [measured, usage] = yield* sampledWhile(
+      const [[measured], usage] = yield* sampledWhile(
         pid,
         measure(`${server} (round ${round})`, { url, method: "GET", headers: { authorization: "Bearer floor" } }, settings)
       )

@@ -24,10 +24,12 @@
  *    identity host's JWKS and the API host's OpenAPI document.
  * 3. Adds what the selected paths need with pg (`internal/BenchDatabase.ts`): approved invoices, proposals, token
  *    clients; then `vacuum analyze`.
- * 4. Starts the baseline server (`internal/BaselineServer.ts`, its own process) and checks that both sides answer
- *    alike (same page, same first row of the deep page, a 201 pass, a verifiable ES256 token).
- * 5. `BENCH_ROUNDS` rounds: in each, every path is measured on the product and on its baseline, one after the
- *    other, the side that goes first alternating by round (so drift of the machine falls on both alike).
+ * 4. Starts the baseline server (`internal/BaselineServer.ts`) and the conventional peer (`bench-peer/PeerServer.ts`:
+ *    Fastify 5 + jose + kysely, issue 27), each its own process with the heap probe (`internal/HeapProbe.ts`) like
+ *    the product, and checks that all three answer alike (same pages, a 201 pass, verifiable ES256 tokens).
+ * 5. `BENCH_ROUNDS` rounds: in each, every path is measured on the product, the peer and the baseline, one after the
+ *    other, the order rotating by round (so drift of the machine falls on all alike); the heap probe's window covers
+ *    each side's measured run.
  * 6. Prints a Markdown table (per path: req/s, latencies, ours / baseline, the issue's threshold and whether it
  *    holds) and writes it to `tooling/scripts/bench-results.md` (with the rounds), the figures also to
  *    `bench-results.json`; when every path ran, also into `docs/performance.md` between its markers (unless
@@ -39,7 +41,8 @@
  *
  * Environment: DATABASE_URL; BENCH_TARGETS; BENCH_ROUNDS (1..10, default 3); BENCH_DURATION_SECONDS (1..120,
  * default 10); BENCH_PAYABLE_INVOICES (100..1,000,000, default 10,000); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
- * BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
+ * BENCH_HEAP_PROFILE_DIR (a directory for the API's sampling heap profiles, one per measured side: where its
+ * allocations come from); BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
  * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -79,6 +82,7 @@ import {
 } from "./internal/ChildProcesses.js"
 import { measure, type LoadSettings, type LoadTarget, type Measurement } from "./internal/LoadRun.js"
 import { sampledWhile, type UsageFigures } from "./internal/ProcessUsage.js"
+import { heapProbeArgs, probedWhile, type HeapWindow } from "./internal/HeapFigures.js"
 import { writeResultsSection } from "./internal/ResultsSection.js"
 import {
   jsonDocument,
@@ -87,7 +91,8 @@ import {
   method,
   verdicts,
   type Comparison,
-  type Requirement
+  type Requirement,
+  type Side
 } from "./internal/Report.js"
 
 const processStart = Date.now()
@@ -95,6 +100,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const REPO_ROOT = resolve(HERE, "../../..")
 const API_ENTRY = join(REPO_ROOT, "apps/api/dist/main.js")
 const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
+const PEER_ENTRY = join(HERE, "bench-peer/PeerServer.js")
 const ROOT_PACKAGE = join(REPO_ROOT, "package.json")
 const RESULTS_MD = join(REPO_ROOT, "tooling/scripts/bench-results.md")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
@@ -113,14 +119,18 @@ export const TARGETS = [
 ] as const
 export type Target = (typeof TARGETS)[number]
 
-/** The issue's thresholds: ours / baseline req/s at least this. */
+/**
+ * Issue 27's thresholds: ours at least the conventional peer (req/s and CPU per request) and at least 0.7 of the
+ * plain baseline's req/s.
+ */
+const AGAINST_PEER_AND_LIMIT: Requirement = { peer: 1.0, baseline: 0.7 }
 const REQUIREMENTS: Readonly<Record<Target, Requirement | undefined>> = {
-  token: { atLeast: 0.8 },
+  token: AGAINST_PEER_AND_LIMIT,
   "installation-token": undefined,
-  "send-queue": { atLeast: 0.8 },
+  "send-queue": AGAINST_PEER_AND_LIMIT,
   "send-queue-deep": undefined,
-  pass: { atLeast: 0.7 },
-  "report-payment": undefined,
+  pass: AGAINST_PEER_AND_LIMIT,
+  "report-payment": AGAINST_PEER_AND_LIMIT,
   availability: undefined,
   preview: undefined
 }
@@ -349,7 +359,7 @@ const workDirectory = Effect.acquireRelease(
   (dir, exit) =>
     Effect.promise(async () => {
       if (exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)) {
-        for (const name of ["api.log", "baseline.log"]) {
+        for (const name of ["api.log", "peer.log", "baseline.log"]) {
           console.error(`--- last lines of ${name} ---\n${await logTail(join(dir, name))}`)
         }
       }
@@ -379,12 +389,22 @@ const productNodeFlags = attempt("the start script's node flags", async () => {
   return (match[1] ?? "").split(/\s+/).filter((flag) => flag.length > 0)
 })
 
-/** How one path is loaded on each side; `ours` is built per round (it may need a fresh token). */
+/**
+ * How one path is loaded on each side; `ours` and `peer` are built per round (they may need a fresh token). The
+ * peer serves the product's paths, so its target is the product's with the peer's origin.
+ */
 interface TargetPlan {
   readonly target: Target
   readonly label: string
   readonly ours: Effect.Effect<LoadTarget, BenchFailure>
+  readonly peer: Effect.Effect<LoadTarget, BenchFailure>
   readonly baseline: LoadTarget
+}
+
+/** The product's target sent to another origin (the peer's): same path, headers, body and variations. */
+const onOrigin = (origin: string) => (target: LoadTarget): LoadTarget => {
+  const url = new URL(target.url)
+  return { ...target, url: `${origin}${url.pathname}${url.search}` }
 }
 
 const program = Effect.gen(function* () {
@@ -422,6 +442,7 @@ const program = Effect.gen(function* () {
     name: "api",
     args: [
       ...(process.env["BENCH_API_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg.length > 0),
+      ...heapProbeArgs(),
       ...startFlags,
       API_ENTRY
     ],
@@ -437,7 +458,9 @@ const program = Effect.gen(function* () {
       // The product seals its signing keys under this (required with DATABASE_URL); a fresh database each run.
       KEY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString("base64url")}`,
       DATA_DIR: dataDir,
-      DEMO_DATA: "true"
+      DEMO_DATA: "true",
+      HEAP_PROBE_FILE: join(dir, "heap-api.jsonl"),
+      HEAP_PROBE_PROFILE_DIR: process.env["BENCH_HEAP_PROFILE_DIR"] ?? ""
     },
     cwd: REPO_ROOT,
     logPath: join(dir, "api.log")
@@ -496,7 +519,7 @@ const program = Effect.gen(function* () {
     const queue = yield* getPage(`${baseUrl}/v1/billing/verification-queue?limit=100`, bearer)
     const count = Option.getOrElse(
       config.passProposals,
-      () => config.rounds * 2 * sideSeconds * EXPECTED_MAX_PASS_RATE + 10
+      () => config.rounds * 3 * sideSeconds * EXPECTED_MAX_PASS_RATE + 10
     )
     const seedStart = Date.now()
     const ids = yield* attempt("proposals", () => seedProposals(pool, grant.organizationId, queue.ids, count))
@@ -550,7 +573,7 @@ const program = Effect.gen(function* () {
 
   const baseline = yield* spawnNode({
     name: "baseline",
-    args: ["--enable-source-maps", BASELINE_ENTRY],
+    args: ["--enable-source-maps", ...heapProbeArgs(), BASELINE_ENTRY],
     env: {
       DATABASE_URL: database.url,
       ORGANIZATION_ID: grant.organizationId,
@@ -558,7 +581,8 @@ const program = Effect.gen(function* () {
       APPLICATION_ID: grant.applicationId,
       ISSUER: authUrl,
       AUDIENCE: baseUrl,
-      POOL_MAX: "10"
+      POOL_MAX: "10",
+      HEAP_PROBE_FILE: join(dir, "heap-baseline.jsonl")
     },
     cwd: REPO_ROOT,
     logPath: join(dir, "baseline.log"),
@@ -567,6 +591,27 @@ const program = Effect.gen(function* () {
   const announced = JSON.parse(yield* firstStdoutLine(baseline, 15_000)) as { port: number; publicJwk: JsonWebKey }
   const baselineUrl = `http://127.0.0.1:${announced.port}`
   yield* progress(`started the baseline (pid ${baseline.process.pid}) on ${baselineUrl}`)
+  // The conventional peer (issue 27): Fastify 5 + jose + kysely, verifying the product's tokens against its JWKS.
+  const peer = yield* spawnNode({
+    name: "peer",
+    args: ["--enable-source-maps", ...heapProbeArgs(), PEER_ENTRY],
+    env: {
+      DATABASE_URL: database.url,
+      APPLICATION_ID: grant.applicationId,
+      ISSUER: authUrl,
+      AUDIENCE: baseUrl,
+      POOL_MAX: "10",
+      NODE_ENV: "production",
+      HEAP_PROBE_FILE: join(dir, "heap-peer.jsonl")
+    },
+    cwd: REPO_ROOT,
+    logPath: join(dir, "peer.log"),
+    pipeStdout: true
+  })
+  const peerAnnounced = JSON.parse(yield* firstStdoutLine(peer, 30_000)) as { port: number; publicJwk: JsonWebKey }
+  const peerUrl = `http://127.0.0.1:${peerAnnounced.port}`
+  const toPeer = onOrigin(peerUrl)
+  yield* progress(`started the peer (pid ${peer.process.pid}) on ${peerUrl}`)
 
   // Sanity: both sides answer alike before either is measured.
   const plans: Array<TargetPlan> = []
@@ -574,31 +619,33 @@ const program = Effect.gen(function* () {
   if (selected.has("token")) {
     const demoToken = yield* requestToken(`${authUrl}/oauth/token`, clients[0]!)
     const baselineToken = yield* requestToken(`${baselineUrl}/oauth/token`, clients[1] ?? clients[0]!)
-    if (!verifiesWith(baselineToken, announced.publicJwk) || jwtHeader(demoToken)["alg"] !== "ES256") {
-      return yield* new BenchFailure({ message: "the tokens are not both ES256 (or the baseline's does not verify)" })
+    const peerToken = yield* requestToken(`${peerUrl}/oauth/token`, clients[2] ?? clients[0]!)
+    if (
+      !verifiesWith(baselineToken, announced.publicJwk) ||
+      !verifiesWith(peerToken, peerAnnounced.publicJwk) ||
+      jwtHeader(demoToken)["alg"] !== "ES256"
+    ) {
+      return yield* new BenchFailure({ message: "the tokens are not all ES256 (or the baseline's or the peer's does not verify)" })
     }
     const apiClients = rotation(clients)
+    const peerClients = rotation(clients)
     const baselineClients = rotation(clients)
+    const tokenTarget = (url: string, next: ReturnType<typeof rotation>["next"]): LoadTarget => ({
+      url,
+      method: "POST",
+      headers: TOKEN_FORM_HEADERS,
+      body: TOKEN_FORM_BODY,
+      nextRequest: next
+    })
     plans.push({
       target: "token",
       label: "token issuance (client_credentials)",
-      ours: Effect.succeed({
-        url: `${authUrl}/oauth/token`,
-        method: "POST",
-        headers: TOKEN_FORM_HEADERS,
-        body: TOKEN_FORM_BODY,
-        nextRequest: apiClients.next
-      }),
-      baseline: {
-        url: `${baselineUrl}/oauth/token`,
-        method: "POST",
-        headers: TOKEN_FORM_HEADERS,
-        body: TOKEN_FORM_BODY,
-        nextRequest: baselineClients.next
-      }
+      ours: Effect.succeed(tokenTarget(`${authUrl}/oauth/token`, apiClients.next)),
+      peer: Effect.succeed(tokenTarget(`${peerUrl}/oauth/token`, peerClients.next)),
+      baseline: tokenTarget(`${baselineUrl}/oauth/token`, baselineClients.next)
     })
     notes.push(
-      `token: the product's \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} Applications inserted for the run (60 requests per 60 s per client are allowed). Baseline: plain node:http that parses Basic, runs the API's one statement (the active Application with the secret's SHA-256 digest and its contexts, the rate-limit bookkeeping, the secret's last use; the counts not judged) and signs the same claims ES256 with node:crypto.`
+      `token: the product's \`POST {auth_url}/oauth/token\`, client_credentials with HTTP Basic, rotating over ${clients.length} Applications inserted for the run (60 requests per 60 s per client are allowed). Baseline: plain node:http that parses Basic, runs the API's one statement (the active Application with the secret's SHA-256 digest and its contexts, the rate-limit bookkeeping, the secret's last use; the counts not judged) and signs the same claims ES256 with node:crypto. Peer: Fastify with a form parser, the same statement through kysely, the claims signed with jose's SignJWT.`
     )
   }
   if (selected.has("installation-token")) {
@@ -612,6 +659,7 @@ const program = Effect.gen(function* () {
       })
     yield* installationToken(`${authUrl}/oauth/token`, connectors[0]!.requestBody())
     yield* installationToken(`${baselineUrl}/oauth/token`, connectors[1 % connectors.length]!.requestBody())
+    yield* installationToken(`${peerUrl}/oauth/token`, connectors[2 % connectors.length]!.requestBody())
     const minting = (offset: number) => {
       let issued = offset
       return () => ({ body: connectors[issued++ % connectors.length]!.requestBody() })
@@ -620,23 +668,36 @@ const program = Effect.gen(function* () {
       target: "installation-token",
       label: "token issuance (installation-token grant)",
       ours: Effect.succeed({ url: `${authUrl}/oauth/token`, method: "POST", headers: TOKEN_FORM_HEADERS, nextRequest: minting(0) }),
+      peer: Effect.succeed({ url: `${peerUrl}/oauth/token`, method: "POST", headers: TOKEN_FORM_HEADERS, nextRequest: minting(0) }),
       baseline: { url: `${baselineUrl}/oauth/token`, method: "POST", headers: TOKEN_FORM_HEADERS, nextRequest: minting(0) }
     })
     notes.push(
-      `installation-token: the product's \`POST {auth_url}/oauth/token\` with the installation-token grant and a client assertion minted per request (ES256, a fresh jti), rotating over ${connectors.length} copies of the demo connector app and installation (60 requests per 60 s per app are allowed). Baseline: \`InstallationGrantBaseline.ts\` on plain node:http: the app's key and the installation in one read, the signature verified with node:crypto, the jti consumed, the same rate-limit statement, the same claims signed.`
+      `installation-token: the product's \`POST {auth_url}/oauth/token\` with the installation-token grant and a client assertion minted per request (ES256, a fresh jti), rotating over ${connectors.length} copies of the demo connector app and installation (60 requests per 60 s per app are allowed). Baseline: \`InstallationGrantBaseline.ts\` on plain node:http: the app's key and the installation in one read, the signature verified with node:crypto, the jti consumed, the same rate-limit statement, the same claims signed. Peer: the same statements through kysely, the assertion verified and the token signed with jose.`
     )
   }
   if (selected.has("send-queue")) {
     const ours = yield* getPage(sendQueueUrl, bearer)
     const base = yield* getPage(`${baselineUrl}/send-queue?limit=50`, {})
-    if (ours.items !== 50 || ours.ids.join() !== base.ids.join() || ours.hasNext !== base.hasNext) {
-      return yield* new BenchFailure({ message: `the send-queue first pages differ: API ${ours.ids.length} items, baseline ${base.ids.length}` })
+    const peerPage = yield* getPage(`${peerUrl}/v1/billing/send-queue?limit=50`, bearer)
+    if (
+      ours.items !== 50 ||
+      ours.ids.join() !== base.ids.join() ||
+      ours.ids.join() !== peerPage.ids.join() ||
+      ours.hasNext !== base.hasNext ||
+      ours.hasNext !== peerPage.hasNext
+    ) {
+      return yield* new BenchFailure({
+        message: `the send-queue first pages differ: API ${ours.ids.length} items, peer ${peerPage.ids.length}, baseline ${base.ids.length}`
+      })
     }
-    yield* progress(`send-queue page: 50 items (${ours.bytes} bytes from the API, ${base.bytes} from the baseline)`)
+    yield* progress(
+      `send-queue page: 50 items (${ours.bytes} bytes from the API, ${peerPage.bytes} from the peer, ${base.bytes} from the baseline)`
+    )
     plans.push({
       target: "send-queue",
       label: `GET send-queue?limit=50, first page (${approvedInvoices.toLocaleString("en-US")} approved invoices)`,
       ours: Effect.map(demoBearer, (headers) => ({ url: sendQueueUrl, method: "GET", headers })),
+      peer: Effect.map(demoBearer, (headers) => toPeer({ url: sendQueueUrl, method: "GET", headers })),
       baseline: { url: `${baselineUrl}/send-queue?limit=50`, method: "GET" }
     })
   }
@@ -645,7 +706,13 @@ const program = Effect.gen(function* () {
     const baselineDeepUrl = `${baselineUrl}/send-queue?limit=50&cursor=${deepCursor}`
     const ours = yield* getPage(deepUrl, bearer)
     const base = yield* getPage(baselineDeepUrl, {})
-    if (ours.items !== 50 || ours.ids[0] !== deepFirstId || ours.ids.join() !== base.ids.join()) {
+    const peerPage = yield* getPage(toPeer({ url: deepUrl, method: "GET" }).url, bearer)
+    if (
+      ours.items !== 50 ||
+      ours.ids[0] !== deepFirstId ||
+      ours.ids.join() !== base.ids.join() ||
+      ours.ids.join() !== peerPage.ids.join()
+    ) {
       return yield* new BenchFailure({
         message: `the deep pages differ: API starts at ${ours.ids[0]}, baseline at ${base.ids[0]}, expected ${deepFirstId}`
       })
@@ -654,12 +721,13 @@ const program = Effect.gen(function* () {
       target: "send-queue-deep",
       label: `GET send-queue?limit=50, a page ${deepRows.toLocaleString("en-US")} rows deep`,
       ours: Effect.map(demoBearer, (headers) => ({ url: deepUrl, method: "GET", headers })),
+      peer: Effect.map(demoBearer, (headers) => toPeer({ url: deepUrl, method: "GET", headers })),
       baseline: { url: baselineDeepUrl, method: "GET" }
     })
   }
   if (selected.has("send-queue") || selected.has("send-queue-deep")) {
     notes.push(
-      `send-queue: the product's \`GET {base_url}/v1/billing/send-queue?limit=50\` with a demo token (token verification, the billing scope, the page) on ${approvedInvoices.toLocaleString("en-US")} approved invoices, seeded by \`insert … select generate_series\` (approval times two per second, so ties are broken by id); the deep page uses the cursor after row ${deepRows.toLocaleString("en-US")}. Baseline: plain node:http with a pg.Pool of 10 (the API's pool size) running the API's two statements, rows as pg returns them serialized with JSON.stringify, no token check and no schema.`
+      `send-queue: the product's \`GET {base_url}/v1/billing/send-queue?limit=50\` with a demo token (token verification, the billing scope, the page) on ${approvedInvoices.toLocaleString("en-US")} approved invoices, seeded by \`insert … select generate_series\` (approval times two per second, so ties are broken by id); the deep page uses the cursor after row ${deepRows.toLocaleString("en-US")}. Baseline: plain node:http with a pg.Pool of 10 (the API's pool size) running the API's two statements, rows as pg returns them serialized with JSON.stringify, no token check and no schema. Peer: the bearer token verified with jose against the identity host's JWKS, the same two statements through kysely (CamelCasePlugin), the page through Fastify's response schema.`
     )
   }
   if (selected.has("pass") && proposals !== undefined) {
@@ -668,18 +736,22 @@ const program = Effect.gen(function* () {
     yield* postJson(`${baseUrl}/v1/billing/invoice-proposals/${first.id}/pass`, bearer, first.body)
     const second = queue.take()
     yield* postJson(`${baselineUrl}/pass/${second.id}`, {}, second.body)
+    const third = queue.take()
+    yield* postJson(`${peerUrl}/v1/billing/invoice-proposals/${third.id}/pass`, bearer, third.body)
+    const passTarget = (headers: Record<string, string>): LoadTarget => ({
+      url: `${baseUrl}/v1/billing/invoice-proposals/${first.id}/pass`,
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...headers },
+      nextRequest: () => {
+        const next = queue.take()
+        return { path: `/v1/billing/invoice-proposals/${next.id}/pass`, body: next.body }
+      }
+    })
     plans.push({
       target: "pass",
       label: "POST invoice-proposals/{id}/pass",
-      ours: Effect.map(demoBearer, (headers) => ({
-        url: `${baseUrl}/v1/billing/invoice-proposals/${first.id}/pass`,
-        method: "POST",
-        headers: { ...JSON_HEADERS, ...headers },
-        nextRequest: () => {
-          const next = queue.take()
-          return { path: `/v1/billing/invoice-proposals/${next.id}/pass`, body: next.body }
-        }
-      })),
+      ours: Effect.map(demoBearer, passTarget),
+      peer: Effect.map(demoBearer, (headers) => toPeer(passTarget(headers))),
       baseline: {
         url: `${baselineUrl}/pass/${second.id}`,
         method: "POST",
@@ -699,18 +771,22 @@ const program = Effect.gen(function* () {
     yield* postJson(`${baseUrl}${paymentPath(first.id)}`, bearer, first.body, 200)
     const second = queue.take()
     yield* postJson(`${baselineUrl}/report-payment/${second.id}`, {}, second.body, 200)
+    const third = queue.take()
+    yield* postJson(`${peerUrl}${paymentPath(third.id)}`, bearer, third.body, 200)
+    const paymentTarget = (headers: Record<string, string>): LoadTarget => ({
+      url: `${baseUrl}${paymentPath(first.id)}`,
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...headers },
+      nextRequest: () => {
+        const next = queue.take()
+        return { path: paymentPath(next.id), body: next.body }
+      }
+    })
     plans.push({
       target: "report-payment",
       label: "POST invoices/{id}/report-payment (distinct payments)",
-      ours: Effect.map(demoBearer, (headers) => ({
-        url: `${baseUrl}${paymentPath(first.id)}`,
-        method: "POST",
-        headers: { ...JSON_HEADERS, ...headers },
-        nextRequest: () => {
-          const next = queue.take()
-          return { path: paymentPath(next.id), body: next.body }
-        }
-      })),
+      ours: Effect.map(demoBearer, paymentTarget),
+      peer: Effect.map(demoBearer, (headers) => toPeer(paymentTarget(headers))),
       baseline: {
         url: `${baselineUrl}/report-payment/${second.id}`,
         method: "POST",
@@ -737,12 +813,21 @@ const program = Effect.gen(function* () {
     const availabilityUrl = `${baseUrl}/v1/booking/resources/${room}/availability?${windowQuery}`
     const baselineAvailabilityUrl = `${baselineUrl}/availability?resourceId=${room}&${windowQuery}`
     const starts = yield* attempt("availability", async () => {
-      const [ours, base] = await Promise.all([
+      const [ours, base, peerAnswer] = await Promise.all([
         fetch(availabilityUrl, { headers: bearer }).then((r) => r.json() as Promise<{ startTimes: Array<string> }>),
-        fetch(baselineAvailabilityUrl).then((r) => r.json() as Promise<{ startTimes: Array<string> }>)
+        fetch(baselineAvailabilityUrl).then((r) => r.json() as Promise<{ startTimes: Array<string> }>),
+        fetch(toPeer({ url: availabilityUrl, method: "GET" }).url, { headers: bearer }).then(
+          (r) => r.json() as Promise<{ startTimes: Array<string> }>
+        )
       ])
-      if (ours.startTimes.length === 0 || ours.startTimes.length !== base.startTimes.length) {
-        throw new Error(`start times differ: API ${ours.startTimes.length}, baseline ${base.startTimes.length}`)
+      if (
+        ours.startTimes.length === 0 ||
+        ours.startTimes.length !== base.startTimes.length ||
+        ours.startTimes.length !== peerAnswer.startTimes?.length
+      ) {
+        throw new Error(
+          `start times differ: API ${ours.startTimes.length}, peer ${peerAnswer.startTimes?.length}, baseline ${base.startTimes.length}`
+        )
       }
       return ours.startTimes
     })
@@ -755,61 +840,68 @@ const program = Effect.gen(function* () {
         target: "availability",
         label: "GET booking resources/{id}/availability (a week, start times for an hour)",
         ours: Effect.map(demoBearer, (headers) => ({ url: availabilityUrl, method: "GET", headers })),
+        peer: Effect.map(demoBearer, (headers) => toPeer({ url: availabilityUrl, method: "GET", headers })),
         baseline: { url: baselineAvailabilityUrl, method: "GET" }
       })
     }
     if (selected.has("preview")) {
+      const previewTarget = (headers: Record<string, string>): LoadTarget => ({
+        url: `${baseUrl}/v1/booking/booking-requests/preview`,
+        method: "POST",
+        headers: { ...JSON_HEADERS, ...headers },
+        body: previewBody
+      })
+      yield* postJson(toPeer(previewTarget({})).url, bearer, previewBody, 200)
       plans.push({
         target: "preview",
         label: "POST booking-requests/preview (one hour of a room, priced)",
-        ours: Effect.map(demoBearer, (headers) => ({
-          url: `${baseUrl}/v1/booking/booking-requests/preview`,
-          method: "POST",
-          headers: { ...JSON_HEADERS, ...headers },
-          body: previewBody
-        })),
+        ours: Effect.map(demoBearer, previewTarget),
+        peer: Effect.map(demoBearer, (headers) => toPeer(previewTarget(headers))),
         baseline: { url: `${baselineUrl}/preview`, method: "POST", headers: JSON_HEADERS, body: previewBody }
       })
     }
     notes.push(
-      `availability: the product's \`GET {base_url}/v1/booking/resources/{room}/availability\` for a week with \`durationMinutes=60\` (${starts.length} start times); preview: \`POST {base_url}/v1/booking/booking-requests/preview\` of one hour of the demo room; each with a demo token. Baseline: the same plain node:http process running the same SQL (the sellable resource with its rules through the visible-contexts CTE and the Application's grant, offered add-ons, live bookings) and the same pure functions of @propline/booking, no token verification.`
+      `availability: the product's \`GET {base_url}/v1/booking/resources/{room}/availability\` for a week with \`durationMinutes=60\` (${starts.length} start times); preview: \`POST {base_url}/v1/booking/booking-requests/preview\` of one hour of the demo room; each with a demo token. Baseline: the same plain node:http process running the same SQL (the sellable resource with its rules through the visible-contexts CTE and the Application's grant, offered add-ons, live bookings) and the same pure functions of @propline/booking, no token verification. Peer: the token verified with jose, the same statements through kysely, the answers through Fastify's response schemas.`
     )
   }
 
-  type Rounds = { ours: Array<Measurement>; baseline: Array<Measurement>; oursMemory: Array<UsageFigures>; baselineMemory: Array<UsageFigures> }
+  type Rounds = { ours: Side; peer: Side; baseline: Side }
+  const emptySide = (): Side => ({ runs: [], memory: [], heap: [] })
   const results = new Map<Target, Rounds>(
-    plans.map((plan) => [plan.target, { ours: [], baseline: [], oursMemory: [], baselineMemory: [] }])
+    plans.map((plan) => [plan.target, { ours: emptySide(), peer: emptySide(), baseline: emptySide() }])
   )
-  const measureSide = (name: string, child: RunningChild, target: LoadTarget) =>
+  const heapFiles = new Map<RunningChild, string>([
+    [api, join(dir, "heap-api.jsonl")],
+    [peer, join(dir, "heap-peer.jsonl")],
+    [baseline, join(dir, "heap-baseline.jsonl")]
+  ])
+  const measureSide = (name: string, child: RunningChild, target: LoadTarget, into: Side) =>
     Effect.gen(function* () {
-      yield* ensureRunning(api, baseline)
-      const [result, memory] = yield* sampledWhile(child.process.pid, measure(name, target, settings))
-      yield* progress(
-        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request, PostgreSQL ${memory.databaseCpuMs === undefined ? "?" : (memory.databaseCpuMs / (result.totalRequests + result.warmupRequests)).toFixed(2)} ms/request (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
+      yield* ensureRunning(api, peer, baseline)
+      const [[result, heap], memory] = yield* sampledWhile(
+        child.process.pid,
+        measure(name, target, settings, (measured) => probedWhile(child.process.pid, heapFiles.get(child)!, measured))
       )
-      return [result, memory] as const
+      const requests = result.totalRequests + result.warmupRequests
+      yield* progress(
+        `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, peak RSS ${memory.peakMiB?.toFixed(0) ?? "?"} MiB, CPU ${memory.cpuMs === undefined ? "?" : (memory.cpuMs / requests).toFixed(2)} ms/request, PostgreSQL ${memory.databaseCpuMs === undefined ? "?" : (memory.databaseCpuMs / requests).toFixed(2)} ms/request, ${heap === undefined ? "?" : (heap.allocatedBytes / 1024 / result.totalRequests).toFixed(0)} KiB allocated/request, GC ${heap === undefined ? "?" : (heap.gcMs / result.totalRequests).toFixed(2)} ms/request (${heap === undefined ? "?" : ((heap.gcMs / heap.wallMs) * 100).toFixed(0)} % of the main thread) (CPU busy before: ${(result.busyBefore * 100).toFixed(0)}%)`
+      )
+      ;(into.runs as Array<Measurement>).push(result)
+      ;(into.memory as Array<UsageFigures>).push(memory)
+      ;(into.heap as Array<HeapWindow | undefined>).push(heap)
     })
 
   for (let round = 1; round <= config.rounds; round++) {
     for (const plan of plans) {
       const rounds = results.get(plan.target)!
       const sides = [
-        {
-          run: Effect.flatMap(plan.ours, (target) => measureSide(`${plan.target}: API (round ${round})`, api, target)),
-          keep: ([m, memory]: readonly [Measurement, UsageFigures]) => {
-            rounds.ours.push(m)
-            rounds.oursMemory.push(memory)
-          }
-        },
-        {
-          run: measureSide(`${plan.target}: baseline (round ${round})`, baseline, plan.baseline),
-          keep: ([m, memory]: readonly [Measurement, UsageFigures]) => {
-            rounds.baseline.push(m)
-            rounds.baselineMemory.push(memory)
-          }
-        }
+        Effect.flatMap(plan.ours, (target) => measureSide(`${plan.target}: API (round ${round})`, api, target, rounds.ours)),
+        Effect.flatMap(plan.peer, (target) => measureSide(`${plan.target}: peer (round ${round})`, peer, target, rounds.peer)),
+        measureSide(`${plan.target}: baseline (round ${round})`, baseline, plan.baseline, rounds.baseline)
       ]
-      for (const side of round % 2 === 1 ? sides : [...sides].reverse()) side.keep(yield* side.run)
+      // The order rotates by round (API, peer, baseline; then peer, baseline, API; …), so drift falls on all alike.
+      const shift = (round - 1) % sides.length
+      for (const side of [...sides.slice(shift), ...sides.slice(0, shift)]) yield* side
     }
   }
 
@@ -825,13 +917,13 @@ const program = Effect.gen(function* () {
   }
   if (proposals !== undefined) {
     notes.push(
-      `pass: the product's \`POST {base_url}/v1/billing/invoice-proposals/{id}/pass\` with a demo token, each request on a different proposal (${proposals.taken().toLocaleString("en-US")} passed or tried, seeded in bulk with their lines and charges). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, proposal and charges locked, externalReference check, invoice, lines, charges, proposal, three events, audit entry), the rows serialized with JSON.stringify.`
+      `pass: the product's \`POST {base_url}/v1/billing/invoice-proposals/{id}/pass\` with a demo token, each request on a different proposal (${proposals.taken().toLocaleString("en-US")} passed or tried, seeded in bulk with their lines and charges). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, proposal and charges locked, externalReference check, invoice, lines, charges, proposal, three events, audit entry), the rows serialized with JSON.stringify. Peer: the same statements in the same order written with kysely's query builder inside \`db.transaction()\`, the invoice and the proposal returned by their insert and update (\`returning *\`), the answer through Fastify's response schema.`
     )
   }
 
   if (payments !== undefined) {
     notes.push(
-      `report-payment: the product's \`POST {base_url}/v1/billing/invoices/{id}/report-payment\` with a demo token, ${payments.taken().toLocaleString("en-US")} distinct payments of 1.00 spread over ${config.payableInvoices.toLocaleString("en-US")} sent invoices (seeded in bulk). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, invoice locked, its payments and write-offs read, payment inserted, invoice updated, one event, audit entry), the row serialized with JSON.stringify.`
+      `report-payment: the product's \`POST {base_url}/v1/billing/invoices/{id}/report-payment\` with a demo token, ${payments.taken().toLocaleString("en-US")} distinct payments of 1.00 spread over ${config.payableInvoices.toLocaleString("en-US")} sent invoices (seeded in bulk). Baseline: one hand-written pg transaction of the same statements in the same order (billing scope, invoice locked, its payments and write-offs read, payment inserted, invoice updated, one event, audit entry), the row serialized with JSON.stringify. Peer: the same statements with kysely's query builder in \`db.transaction()\`, the invoice returned by its update, the answer through Fastify's response schema.`
     )
   }
 
@@ -840,7 +932,7 @@ const program = Effect.gen(function* () {
     return { target: plan.target, label: plan.label, requirement: REQUIREMENTS[plan.target], ...rounds }
   })
   const cpu = cpus()
-  const measurements = comparisons.flatMap((c) => [...c.ours, ...c.baseline])
+  const measurements = comparisons.flatMap((c) => [...c.ours.runs, ...(c.peer?.runs ?? []), ...c.baseline.runs])
   const busy = measurements.filter((m) => m.busyBefore > BUSY_THRESHOLD)
   notes.push(
     "RSS: VmRSS of the product's process (both hosts in one process, as `pnpm start` runs them), sampled every 200 ms under load; the baseline's for comparison.",
@@ -901,7 +993,7 @@ const runTimeout = (): Duration.Duration => {
   }
   const targets = (process.env["BENCH_TARGETS"] ?? TARGETS.join(",")).split(",").length
   const perSide = int("BENCH_WARMUP_SECONDS", 2) + int("BENCH_DURATION_SECONDS", 10) + 5
-  return Duration.seconds(SETUP_BUDGET_SECONDS + int("BENCH_ROUNDS", 3) * targets * 2 * perSide)
+  return Duration.seconds(SETUP_BUDGET_SECONDS + int("BENCH_ROUNDS", 3) * targets * 3 * perSide)
 }
 
 program.pipe(

@@ -26,8 +26,9 @@ import { InvoiceRepository } from "./InvoiceRepository.js"
 import { LedgerRepository } from "./LedgerRepository.js"
 import { ProposalRepository } from "./ProposalRepository.js"
 import { WithdrawalRepository } from "./WithdrawalRepository.js"
+import { traced } from "../platform/Spans.js"
 
-const span = (name: string) => Effect.withSpan(`BillingService.${name}`, { captureStackTrace: false })
+const span = (name: string) => traced(`BillingService.${name}`)
 
 /** Which invoice a money report names: our id, or the caller's own (`externalReference`, spec 4.2). */
 export type InvoiceTarget = { readonly invoiceId: string } | { readonly externalReference: string }

@@ -30,8 +30,9 @@ import * as Sql from "../platform/Sql.js"
 import { BookingRequestRepository } from "./BookingRequestRepository.js"
 import { CompanyRegistry } from "./CompanyRegistry.js"
 import { ResourceRepository, type Seller } from "./ResourceRepository.js"
+import { traced } from "../platform/Spans.js"
 
-const span = (name: string) => Effect.withSpan(`BookingService.${name}`, { captureStackTrace: false })
+const span = (name: string) => traced(`BookingService.${name}`)
 
 const sellerOf = (principal: PrincipalShape): Seller => ({
   organizationId: principal.organizationId,

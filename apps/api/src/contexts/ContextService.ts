@@ -6,6 +6,7 @@ import type { PrincipalShape } from "@propline/contract/Authentication"
 import { Effect } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { ContextRepository } from "./ContextRepository.js"
+import { traced } from "../platform/Spans.js"
 
 export class ContextService extends Effect.Service<ContextService>()("@propline/api/contexts/ContextService", {
   effect: Effect.gen(function* () {
@@ -16,7 +17,7 @@ export class ContextService extends Effect.Service<ContextService>()("@propline/
        * (`@propline/identity/Grant`); empty when the organization does not exist.
        */
       tree: (organizationId: string) =>
-        contexts.tree(organizationId).pipe(Effect.withSpan("ContextService.tree", { captureStackTrace: false })),
+        contexts.tree(organizationId).pipe(traced("ContextService.tree")),
 
       /** A page of the principal's visible contexts, by creation then id (decisions 4). */
       list: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
@@ -24,7 +25,7 @@ export class ContextService extends Effect.Service<ContextService>()("@propline/
           .listVisible(principal.organizationId, principal.contexts, after, limit)
           .pipe(
             Effect.map((rows) => CursorPage.page("operational-contexts", rows, limit)),
-            Effect.withSpan("ContextService.list", { captureStackTrace: false })
+            traced("ContextService.list")
           )
     }
   }),

@@ -12,6 +12,7 @@ import { Effect, Schema } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import { EventRepository, type FeedScope } from "./EventRepository.js"
+import { traced } from "../platform/Spans.js"
 
 /** The cursor kind of the feed. */
 export const FEED_CURSOR = "events"
@@ -57,14 +58,14 @@ export class EventService extends Effect.Service<EventService>()("@propline/api/
               hasMore: rows.length > limit
             }
           }
-        ).pipe(Effect.withSpan("EventService.list", { captureStackTrace: false })),
+        ).pipe(traced("EventService.list")),
 
       /** One event the principal can read; 404 `RecordNotFound` (`event`) otherwise. */
       get: (principal: PrincipalShape, eventId: string) =>
         Effect.flatMap(
           isUuid(eventId) ? events.one(scopeOf(principal), eventId, EVENT_RETENTION_DAYS) : Effect.succeed(undefined),
           (envelope) => (envelope === undefined ? Effect.fail(new RecordNotFound({ kind: "event" })) : Effect.succeed(envelope))
-        ).pipe(Effect.withSpan("EventService.get", { captureStackTrace: false }))
+        ).pipe(traced("EventService.get"))
     }
   }),
   dependencies: [EventRepository.Default]

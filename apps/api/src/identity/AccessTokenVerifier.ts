@@ -24,6 +24,7 @@ import { createHash } from "node:crypto"
 import { AppConfig } from "../platform/AppConfig.js"
 import { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+import { traced } from "../platform/Spans.js"
 
 /** Clock leeway for `exp` and `iat`, in seconds: instances' clocks may differ slightly. */
 export const CLOCK_LEEWAY_SECONDS = 5
@@ -149,7 +150,7 @@ export class AccessTokenVerifier extends Effect.Service<AccessTokenVerifier>()(
           const principal = yield* verifySignedToken(token, nowMs)
           cache.set(key, principal, nowMs)
           return principal
-        }).pipe(Effect.withSpan("AccessTokenVerifier.verify", { captureStackTrace: false }))
+        }).pipe(traced("AccessTokenVerifier.verify"))
 
       return { verify } satisfies AccessTokenVerifierShape
     }),

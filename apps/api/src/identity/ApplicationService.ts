@@ -19,6 +19,7 @@ import { sha256Hex } from "../platform/Digest.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { ApplicationRepository } from "./ApplicationRepository.js"
+import { traced } from "../platform/Spans.js"
 
 /** Lower-case hex SHA-256 of a secret: what `application_secrets.secret_digest` holds. */
 export const secretDigest = (secret: string): string => sha256Hex(secret)
@@ -28,7 +29,7 @@ const newClientId = (): string => `app_${randomBytes(12).toString("hex")}`
 
 const isUuid = Schema.is(Schema.UUID)
 
-const span = (name: string) => Effect.withSpan(`ApplicationService.${name}`, { captureStackTrace: false })
+const span = (name: string) => traced(`ApplicationService.${name}`)
 
 export class ApplicationService extends Effect.Service<ApplicationService>()("@propline/api/identity/ApplicationService", {
   effect: Effect.gen(function* () {

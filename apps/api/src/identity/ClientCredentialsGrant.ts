@@ -24,6 +24,7 @@ import * as Sql from "../platform/Sql.js"
 import { AccessTokenSigner, type IssuedToken } from "./AccessTokenSigner.js"
 import { judgeAdmission } from "./TokenAdmission.js"
 import { TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
+import { traced } from "../platform/Spans.js"
 
 /** SHA-256 of a presented secret, lower-case hex: how `application_secrets.secret_digest` stores it. */
 const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
@@ -75,7 +76,7 @@ export class ClientCredentialsGrant extends Effect.Service<ClientCredentialsGran
               )
             ),
             // No stack trace on the span: every client_credentials token request runs it.
-            Effect.withSpan("ClientCredentialsGrant.issue", { captureStackTrace: false })
+            traced("ClientCredentialsGrant.issue")
           )
       }
     }),

@@ -45,6 +45,7 @@ import { ConsumedAssertionRepository } from "./ConsumedAssertionRepository.js"
 import { SIGNING_ALGORITHM } from "./SigningKeys.js"
 import { judgeAdmission } from "./TokenAdmission.js"
 import { TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
+import { traced } from "../platform/Spans.js"
 
 /**
  * A consumed `jti` is forgotten this long after its assertion's `exp`, in seconds: the 30 s leeway plus 5 minutes
@@ -179,7 +180,7 @@ export class InstallationGrant extends Effect.Service<InstallationGrant>()("@pro
             )
           ),
           // No stack trace on the span: every installation token request runs it.
-          Effect.withSpan("InstallationGrant.issue", { captureStackTrace: false })
+          traced("InstallationGrant.issue")
         )
     }
   }),

@@ -22,10 +22,11 @@ import * as Sql from "../platform/Sql.js"
 import { ConnectorAppRepository } from "./ConnectorAppRepository.js"
 import { InstallationRemoval } from "./InstallationRemoval.js"
 import { InstallationRepository } from "./InstallationRepository.js"
+import { traced } from "../platform/Spans.js"
 
 const isUuid = Schema.is(Schema.UUID)
 
-const span = (name: string) => Effect.withSpan(`InstallationService.${name}`, { captureStackTrace: false })
+const span = (name: string) => traced(`InstallationService.${name}`)
 
 export class InstallationService extends Effect.Service<InstallationService>()("@propline/api/identity/InstallationService", {
   effect: Effect.gen(function* () {

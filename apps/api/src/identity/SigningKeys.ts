@@ -35,6 +35,7 @@ import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto"
 import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
 import * as Sql from "../platform/Sql.js"
 import { SIGNING_ALGORITHM, SigningKeyRepository, type SigningKeyRow } from "./SigningKeyRepository.js"
+import { traced } from "../platform/Spans.js"
 
 export { SIGNING_ALGORITHM } from "./SigningKeyRepository.js"
 
@@ -244,7 +245,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       const active = signerAt(rows, yield* Clock.currentTimeMillis)
       if (active === undefined) return yield* Effect.dieMessage("no active signing key")
       return { kid: active.kid, ...(yield* importPrivate(active)) }
-    }).pipe(Effect.withSpan("SigningKeys.current", { captureStackTrace: false }))
+    }).pipe(traced("SigningKeys.current"))
 
     // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
     const published = (s: Snapshot): Effect.Effect<ReadonlyArray<SigningKeyRow>> =>
@@ -273,7 +274,7 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
         }
         const row = (yield* published(s)).find((candidate) => candidate.kid === kid)
         return row === undefined ? Option.none() : Option.some(yield* importPublic(row))
-      }).pipe(Effect.withSpan("SigningKeys.publicKey", { attributes: { kid }, captureStackTrace: false }))
+      }).pipe(traced("SigningKeys.publicKey", { attributes: { kid } }))
 
     const rotate: SigningKeysShape["rotate"] = (now) =>
       Effect.gen(function* () {

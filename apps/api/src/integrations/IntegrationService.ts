@@ -23,8 +23,9 @@ import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { IntegrationConfigurationRepository } from "./IntegrationConfigurationRepository.js"
+import { traced } from "../platform/Spans.js"
 
-const span = (name: string) => Effect.withSpan(`IntegrationService.${name}`, { captureStackTrace: false })
+const span = (name: string) => traced(`IntegrationService.${name}`)
 
 const isUuid = Schema.is(Schema.UUID)
 

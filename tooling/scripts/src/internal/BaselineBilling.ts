@@ -36,6 +36,53 @@ export const json = (response: ServerResponse, status: number, body: unknown): v
   response.end(text)
 }
 
+/**
+ * The billing scope (`BillingScopeRepository.scope`): the contexts visible from the granted ones and the declared
+ * gates of the organization's ready billing integrations (null when there is none). Parameters: organization id,
+ * the `contextCount` granted context ids, organization id.
+ */
+export const scopeStatement = (contextCount: number): string => `
+    with recursive visible(id) as (
+      select id from operational_contexts
+      where organization_id = $1 and id in (${placeholders(2, contextCount)})
+      union
+      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+    )
+    select
+      (select case when count(*) = 0 then null
+              else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
+       from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
+       where c.organization_id = $${contextCount + 2} and c.kind = 'billing' and c.status = 'ready')
+        as declared_gates,
+      array(select id from visible) as context_ids`
+
+/**
+ * One send-queue page in (approved_at, id) order, after the cursor when `keyset`. Parameters: organization id, the
+ * `contextCount` visible context ids, [the cursor's time and id,] limit + 1.
+ */
+export const sendQueueSql = (contextCount: number, keyset: boolean): string => `
+    select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+    from invoices
+    where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
+      and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
+    order by approved_at, id
+    limit $${contextCount + (keyset ? 4 : 2)}`
+
+/**
+ * The API's cursor after the last row of a page (base64url of `{k, t, i}`), or null when `rows` (the page and one
+ * more, as {@link sendQueueSql} reads them) hold no next page.
+ */
+export const sendQueueCursor = <Row extends { readonly id: string }>(
+  rows: ReadonlyArray<Row>,
+  limit: number,
+  cursorAt: (row: Row) => string
+): string | null => {
+  const last = rows[Math.min(rows.length, limit) - 1]
+  return rows.length > limit && last !== undefined
+    ? Buffer.from(JSON.stringify({ k: "send-queue", t: cursorAt(last), i: last.id })).toString("base64url")
+    : null
+}
+
 interface Scope {
   readonly declared_gates: Array<string> | null
   readonly context_ids: Array<string>
@@ -55,31 +102,10 @@ export const billingBaseline = (
   organizationId: string,
   grantedContextIds: ReadonlyArray<string>
 ): BillingBaseline => {
-  const scopeSql = `
-    with recursive visible(id) as (
-      select id from operational_contexts
-      where organization_id = $1 and id in (${placeholders(2, grantedContextIds.length)})
-      union
-      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
-    )
-    select
-      (select case when count(*) = 0 then null
-              else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
-       from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
-       where c.organization_id = $${grantedContextIds.length + 2} and c.kind = 'billing' and c.status = 'ready')
-        as declared_gates,
-      array(select id from visible) as context_ids`
+  const scopeSql = scopeStatement(grantedContextIds.length)
 
   const scope = async (db: Queryable): Promise<Scope | undefined> =>
     (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
-
-  const sendQueueSql = (contextCount: number, keyset: boolean): string => `
-    select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-    from invoices
-    where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
-      and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
-    order by approved_at, id
-    limit $${contextCount + (keyset ? 4 : 2)}`
 
   const sendQueue: BillingBaseline["sendQueue"] = async (url, response) => {
     const limitParam = url.searchParams.get("limit")
@@ -105,13 +131,7 @@ export const billingBaseline = (
               limit + 1
             ])
           ).rows
-    const items = rows.slice(0, limit)
-    const last = items[items.length - 1]
-    const nextCursor =
-      rows.length > limit && last !== undefined
-        ? Buffer.from(JSON.stringify({ k: "send-queue", t: last.cursor_at, i: last.id })).toString("base64url")
-        : null
-    json(response, 200, { items, nextCursor })
+    json(response, 200, { items: rows.slice(0, limit), nextCursor: sendQueueCursor(rows, limit, (row) => row.cursor_at) })
   }
 
   const lockProposalSql = (contextCount: number) => `
@@ -233,9 +253,9 @@ export const billingBaseline = (
         { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId: context, at }
       ]
       await client.query(
-        `insert into events (id, organization_id, type, payload, occurred_at, delivered_at)
-         values ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12), ($13, $14, $15, $16, $17, $18)`,
-        events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), now, null])
+        `insert into events (id, organization_id, type, payload, occurred_at)
+         values ($1, $2, $3, $4::text::jsonb, $5), ($6, $7, $8, $9::text::jsonb, $10), ($11, $12, $13, $14::text::jsonb, $15)`,
+        events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), now])
       )
       await client.query(
         `insert into audit_log (id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id,
@@ -376,8 +396,8 @@ export const billingBaseline = (
         paymentId
       }
       await client.query(
-        `insert into events (id, organization_id, type, payload, occurred_at, delivered_at)
-         values ($1, $2, $3, $4::text::jsonb, $5, null)`,
+        `insert into events (id, organization_id, type, payload, occurred_at)
+         values ($1, $2, $3, $4::text::jsonb, $5)`,
         [randomUUID(), organizationId, event._tag, JSON.stringify(event), now]
       )
       await client.query(

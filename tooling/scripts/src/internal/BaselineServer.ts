@@ -34,6 +34,8 @@ import pg from "pg"
 import { billingBaseline, json } from "./BaselineBilling.js"
 import { GRANT_TYPE_INSTALLATION_TOKEN } from "../InstallationAssertion.js"
 import { installationGrantBaseline } from "./InstallationGrantBaseline.js"
+import { LIVE_BOOKINGS_SQL, OFFERED_ADD_ONS_SQL, SELLABLE_RESOURCE_SQL } from "./BookingStatements.js"
+import { admissionParameters, basicCredentials, clientCredentialsClaims, TOKEN_TTL_SECONDS, RATE_SQL, TOKEN_SQL, type TokenRow, wellFormedSecret } from "./TokenStatements.js"
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -53,9 +55,7 @@ const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256
 const kid = randomUUID()
 const jwtHeader = Buffer.from(JSON.stringify({ alg: "ES256", typ: "at+jwt", kid })).toString("base64url")
 
-const TOKEN_TTL_SECONDS = 600
 const MAX_BODY_BYTES = 4096
-const wellFormedSecret = /^service_sk_[0-9A-Za-z]{43}$/
 
 const readBody = (request: IncomingMessage): Promise<string | undefined> =>
   new Promise((resolve, reject) => {
@@ -68,88 +68,6 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
     request.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")))
     request.on("error", reject)
   })
-
-/** The rate limit's CTEs as the API writes them (`TokenRateLimitRepository`), placeholders from `$first` on. */
-const admissionCtes = (first: number, source: string): string => {
-  const p = (offset: number) => `$${first + offset}`
-  return `
-  settings as (select set_config('synchronous_commit', 'off', true)),
-  admission as (
-    insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
-    select ${p(0)}, array[${p(1)}::timestamptz], ${p(2)}::uuid from ${source}
-    on conflict (client_id) do update set
-      admitted_at = (
-        select case when count(*) < ${p(3)}
-          then coalesce(array_agg(w.t order by w.t), '{}') || ${p(4)}::timestamptz
-          else array_agg(w.t order by w.t) end
-        from unnest(r.admitted_at) as w(t) where w.t > ${p(5)}
-      ),
-      last_admission_id = (
-        select case when count(*) < ${p(6)} then ${p(7)}::uuid else r.last_admission_id end
-        from unnest(r.admitted_at) as w(t) where w.t > ${p(8)}
-      )
-    returning last_admission_id = ${p(9)}::uuid as admitted, admitted_at
-  )`
-}
-
-/** The parameters of {@link admissionCtes}: client id, now, admission id, 60, now, edge, 60, id, edge, id. */
-const admissionParameters = (clientId: string, now: Date): Array<unknown> => {
-  const edge = new Date(now.getTime() - 60_000)
-  const admission = randomUUID()
-  return [clientId, now, admission, 60, now, edge, 60, admission, edge, admission]
-}
-
-/**
- * The API's rate-limit statement for a connector app (`TokenRateLimitRepository.admit`), with the placeholders
- * numbered as kysely numbers the API's (one per interpolation, in order), so the server plans both alike.
- */
-const RATE_SQL = `with ${admissionCtes(1, "settings")}
-  select admitted, admitted_at as "admittedAt" from admission`
-
-/**
- * The API's client_credentials statement (`TokenRateLimitRepository.admitApplication`): the active Application with
- * this client_id and secret digest, its admission and the secret's `last_used_at`, in one round trip. Parameters:
- * the secret's SHA-256 (hex), the client id, {@link admissionParameters}, now, now minus a minute.
- */
-const TOKEN_SQL = `
-  with client as (
-    select a.id, a.organization_id, a.roles, s.id as secret_id,
-           array(select c.operational_context_id from application_contexts c
-                 where c.application_id = a.id order by c.operational_context_id) as context_ids
-    from applications a
-    join application_secrets s
-      on s.application_id = a.id and s.revoked_at is null and s.secret_digest = $1
-    where a.client_id = $2 and a.status = 'active'
-    limit 1
-  ),
-  ${admissionCtes(3, "settings, client")},
-  used as (
-    update application_secrets set last_used_at = $13
-    where id = (select secret_id from client)
-      and (last_used_at is null or last_used_at <= $14)
-  )
-  select client.id, client.organization_id as "organizationId", client.roles,
-         client.context_ids as "contextIds", admission.admitted, admission.admitted_at as "admittedAt"
-  from client cross join admission`
-
-interface TokenRow {
-  readonly id: string
-  readonly organizationId: string
-  readonly roles: Array<string>
-  readonly contextIds: Array<string>
-  readonly admitted: boolean
-}
-
-const basicCredentials = (header: string | undefined): { clientId: string; secret: string } | undefined => {
-  if (header === undefined || !header.startsWith("Basic ")) return undefined
-  const decoded = Buffer.from(header.slice(6), "base64").toString("utf8")
-  const colon = decoded.indexOf(":")
-  if (colon <= 0) return undefined
-  return {
-    clientId: decodeURIComponent(decoded.slice(0, colon).replaceAll("+", " ")),
-    secret: decodeURIComponent(decoded.slice(colon + 1).replaceAll("+", " "))
-  }
-}
 
 /** An ES256 JWT of `claims` with the baseline's key: what both grants answer. */
 const signClaims = (claims: Record<string, unknown>): string => {
@@ -203,20 +121,8 @@ const token = async (request: IncomingMessage, response: ServerResponse): Promis
   ])
   const client = rows[0]
   if (client === undefined) return json(response, 401, { error: "invalid_client" })
-  const iat = Math.floor(now / 1000)
   json(response, 200, {
-    access_token: signClaims({
-      iss: issuer,
-      sub: client.id,
-      aud: audience,
-      exp: iat + TOKEN_TTL_SECONDS,
-      iat,
-      jti: randomUUID(),
-      client_id: credentials.clientId,
-      org: client.organizationId,
-      roles: client.roles,
-      ctx: client.contextIds
-    }),
+    access_token: signClaims(clientCredentialsClaims(issuer, audience, credentials.clientId, client, now)),
     token_type: "Bearer",
     expires_in: TOKEN_TTL_SECONDS
   })
@@ -228,13 +134,7 @@ type Row = Record<string, unknown>
 
 const sellableResource = async (resourceId: string): Promise<BookableResource | undefined> => {
   const { rows } = await pool.query<Row>(
-    `with recursive visible(id) as (
-       select id from operational_contexts where organization_id = $1 and id = any($2::uuid[])
-       union select c.id from operational_contexts c join visible v on c.parent_id = v.id)
-     select r.*, coalesce((select json_agg(p order by p.position) from booking_price_rules p where p.resource_id = r.id), '[]') as rules
-     from booking_resources r join booking_application_resources g on g.resource_id = r.id
-     where r.organization_id = $1 and r.status = 'active' and g.application_id = $3 and r.id = $4
-       and r.operational_context_id in (select id from visible)`,
+    SELLABLE_RESOURCE_SQL,
     [organizationId, grantedContextIds, applicationId, resourceId]
   )
   const row = rows[0]
@@ -277,8 +177,7 @@ const sellableResource = async (resourceId: string): Promise<BookableResource | 
 const livePeriods = async (resourceId: string, from: Date, to: Date) =>
   (
     await pool.query<{ starts_at: Date; ends_at: Date }>(
-      `select starts_at, ends_at from booking_requests where resource_id = $1 and starts_at < $3 and ends_at > $2
-         and (status = 'approved' or (status = 'pending' and hold_expires_at > now())) order by starts_at`,
+      LIVE_BOOKINGS_SQL,
       [resourceId, from, to]
     )
   ).rows.map((row) => ({ start: row.starts_at, end: row.ends_at }))
@@ -308,8 +207,7 @@ const preview = async (request: IncomingMessage, response: ServerResponse): Prom
   const gap = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes) * 60_000
   const [addOns, otherBookings] = await Promise.all([
     pool.query<Row>(
-      `select p.* from booking_add_on_products p join booking_resource_add_on_products o on o.add_on_product_id = p.id
-       where o.resource_id = $1 order by p.created_at, p.id`,
+      OFFERED_ADD_ONS_SQL,
       [resource.id]
     ),
     livePeriods(resource.id, new Date(start.getTime() - gap), new Date(end.getTime() + gap))

@@ -129,15 +129,27 @@ const statusCodes = (result: autocannon.Result): Record<string, number> => {
   return out
 }
 
-/** A warm-up run (dropped), then the measured run. */
-export const measure = (name: string, target: LoadTarget, settings: LoadSettings) =>
+/**
+ * A warm-up run (dropped), then the measured run; `around`, when given, wraps the measured run alone (the heap
+ * probe's window, `HeapFigures.probedWhile`), and what it adds is returned beside the measurement.
+ */
+export const measure = <H = undefined>(
+  name: string,
+  target: LoadTarget,
+  settings: LoadSettings,
+  around?: (
+    measured: Effect.Effect<autocannon.Result, BenchFailure>
+  ) => Effect.Effect<readonly [autocannon.Result, H], BenchFailure>
+) =>
   Effect.gen(function* () {
     // The pause also lets the previous target's connections close.
     const busyBefore = yield* busyShare(1_000)
     const warmup =
       settings.warmupSeconds > 0 ? yield* run(target, settings, settings.warmupSeconds, `${name} (warm-up)`) : undefined
-    const result = yield* run(target, settings, settings.durationSeconds, name)
-    return {
+    const measured = run(target, settings, settings.durationSeconds, name)
+    const [result, extra] =
+      around === undefined ? [yield* measured, undefined] : yield* around(measured)
+    const measurement = {
       target: name,
       requestsPerSecond: result.requests.average,
       p50Ms: result.latency.p50,
@@ -152,4 +164,5 @@ export const measure = (name: string, target: LoadTarget, settings: LoadSettings
       durationSeconds: result.duration,
       busyBefore
     } satisfies Measurement
+    return [measurement, extra as H | undefined] as const
   })
