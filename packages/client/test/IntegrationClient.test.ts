@@ -429,6 +429,26 @@ describe("TokenClient.cached", () => {
     })
   )
 
+  it.effect("reads the feed with for await, page by page, and on from a saved cursor (Stream.toAsyncIterable)", () =>
+    Effect.gen(function* () {
+      const api = yield* client("good-token")
+      const read = (options: Events.FeedOptions) =>
+        Effect.promise(async () => {
+          const seen: Array<{ readonly ids: ReadonlyArray<string>; readonly nextCursor: string | null }> = []
+          for await (const page of Stream.toAsyncIterable(Events.pages(api, options))) {
+            seen.push({ ids: page.items.map((event) => event.id), nextCursor: page.nextCursor })
+          }
+          return seen
+        })
+      expect(yield* read({})).toEqual([
+        { ids: [firstEventId], nextCursor: "c1" },
+        { ids: [secondEventId], nextCursor: "c2" }
+      ])
+      // A connector that saved the first page's cursor reads on from there only.
+      expect(yield* read({ cursor: "c1" })).toEqual([{ ids: [secondEventId], nextCursor: "c2" }])
+    })
+  )
+
   it.effect("decodes a webhook body against its type's schema, and refuses an unknown type", () =>
     Effect.gen(function* () {
       const body = JSON.parse(JSON.stringify(eventJson(firstEventId, "billing.invoice_proposal.passed")))

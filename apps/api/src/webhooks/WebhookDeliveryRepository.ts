@@ -1,6 +1,7 @@
 /** Deliveries and their attempts (issue 22, item 3): made by the fan-out, claimed and recorded by the worker. */
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "@propline/db/Database"
 import { Effect } from "effect"
+import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Sql from "../platform/Sql.js"
 
@@ -85,6 +86,58 @@ export class WebhookDeliveryRepository extends Effect.Service<WebhookDeliveryRep
           .where("id", "=", row.id)
           .execute()
       ).pipe(Effect.asVoid),
+
+    /**
+     * Records a successful attempt `attempt.number` in one statement (no transaction to open): the delivery
+     * `delivered` at `at` — only while it is still pending at attempt `number − 1`, so a repeat or a late worker
+     * records nothing —, the attempt row, and the end of its endpoint's failing streak. Resolves to whether it
+     * recorded. The delivery's row lock orders it against a concurrent record of the same delivery, as `lock` does.
+     */
+    recordDelivered: (attempt: WebhookAttemptTable, at: Date) =>
+      Sql.query((db) =>
+        db
+          .with("delivered", (db) =>
+            db
+              .updateTable("webhookDeliveries")
+              .set({
+                status: "delivered",
+                attemptCount: attempt.number,
+                lastAttemptAt: attempt.startedAt,
+                lastStatusCode: attempt.statusCode,
+                nextAttemptAt: null,
+                deliveredAt: at
+              })
+              .where("id", "=", attempt.deliveryId)
+              .where("status", "=", "pending")
+              .where("attemptCount", "=", attempt.number - 1)
+              .returning(["id", "endpointId"])
+          )
+          .with("recovered", (db) =>
+            db
+              .updateTable("webhookEndpoints")
+              .set({ failingSince: null })
+              .where("id", "in", (eb) => eb.selectFrom("delivered").select("delivered.endpointId"))
+              .where("failingSince", "is not", null)
+              .returning("webhookEndpoints.id")
+          )
+          .insertInto("webhookAttempts")
+          .columns(["deliveryId", "number", "startedAt", "latencyMs", "statusCode", "error", "responseBody"])
+          .expression((eb) =>
+            eb
+              .selectFrom("delivered")
+              .select([
+                "delivered.id",
+                sql<number>`cast(${attempt.number} as integer)`.as("number"),
+                sql<Date>`cast(${attempt.startedAt} as timestamptz)`.as("startedAt"),
+                sql<number>`cast(${attempt.latencyMs} as integer)`.as("latencyMs"),
+                sql<number | null>`cast(${attempt.statusCode} as integer)`.as("statusCode"),
+                sql<string | null>`cast(${attempt.error} as text)`.as("error"),
+                sql<string>`cast(${attempt.responseBody} as text)`.as("responseBody")
+              ])
+          )
+          .returning("deliveryId")
+          .execute()
+      ).pipe(Effect.map((rows) => rows.length > 0)),
 
     insertAttempt: (attempt: WebhookAttemptTable) =>
       Sql.query((db) => db.insertInto("webhookAttempts").values(attempt).execute()).pipe(Effect.asVoid),

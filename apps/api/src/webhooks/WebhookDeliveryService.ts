@@ -1,8 +1,9 @@
 /**
  * Delivering (issue 22, item 3): one job is one attempt of one delivery. The attempt is made outside any
- * transaction; its outcome is recorded in one: the attempt row, the delivery's status, the next attempt's job on the
- * retry schedule (`@propline/webhooks/RetrySchedule`) or `failed` when the 3 days are over, and the endpoint's
- * failing state — an endpoint failing for 5 days is disabled with the audit entry `webhooks.endpoint.auto_disabled`
+ * transaction. A success is recorded in one statement (the attempt row, the delivery delivered, the endpoint's
+ * failing streak ended); a failure in one transaction: the attempt row, the delivery's status, the next attempt's
+ * job on the retry schedule (`@propline/webhooks/RetrySchedule`) or `failed` when the 3 days are over, and the
+ * endpoint's failing state — an endpoint failing for 5 days is disabled with the audit entry `webhooks.endpoint.auto_disabled`
  * (actor `system`).
  *
  * At least once: a worker that dies between the request and the record leaves its job claimed; pg-boss gives it to
@@ -35,29 +36,31 @@ export class WebhookDeliveryService extends Effect.Service<WebhookDeliveryServic
     )
     const scale = { scale: settings.retryScale }
 
-    /** Records `outcome` as attempt `job.attempt`, unless the delivery moved on meanwhile. */
-    const record = (job: DeliveryJob, outcome: AttemptOutcome) =>
+    /** The attempt row of `outcome` as attempt `job.attempt`. */
+    const attemptRow = (job: DeliveryJob, outcome: AttemptOutcome) => ({
+      deliveryId: job.deliveryId,
+      number: job.attempt,
+      startedAt: outcome.startedAt,
+      latencyMs: outcome.latencyMs,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      responseBody: outcome.responseBody
+    })
+
+    /** Records a successful `outcome` as attempt `job.attempt` (one statement), unless the delivery moved on meanwhile. */
+    const recordDelivered = (job: DeliveryJob, outcome: AttemptOutcome) =>
+      Effect.flatMap(Sql.now, (now) => deliveries.recordDelivered(attemptRow(job, outcome), now))
+
+    /** Records a failed `outcome` as attempt `job.attempt`, unless the delivery moved on meanwhile. */
+    const recordFailed = (job: DeliveryJob, outcome: AttemptOutcome & { readonly error: string }) =>
       Sql.transaction(
         Effect.gen(function* () {
           const delivery = yield* deliveries.lock(job.deliveryId)
           if (delivery === undefined || delivery.status !== "pending" || delivery.attemptCount !== job.attempt - 1) return
           const now = yield* Sql.now
-          yield* deliveries.insertAttempt({
-            deliveryId: delivery.id,
-            number: job.attempt,
-            startedAt: outcome.startedAt,
-            latencyMs: outcome.latencyMs,
-            statusCode: outcome.statusCode,
-            error: outcome.error,
-            responseBody: outcome.responseBody
-          })
+          yield* deliveries.insertAttempt(attemptRow(job, outcome))
           const endpoint = yield* endpoints.lockById(delivery.endpointId)
           const common = { ...delivery, attemptCount: job.attempt, lastAttemptAt: outcome.startedAt, lastStatusCode: outcome.statusCode }
-          if (outcome.error === null) {
-            yield* deliveries.update({ ...common, status: "delivered", deliveredAt: now, nextAttemptAt: null })
-            if (endpoint !== undefined && endpoint.failingSince !== null) yield* endpoints.update({ ...endpoint, failingSince: null })
-            return
-          }
           const next = nextAttemptAt(job.attempt, delivery.createdAt, now, Math.random(), scale)
           if (next === undefined) {
             yield* deliveries.update({ ...common, status: "failed", nextAttemptAt: null })
@@ -106,8 +109,12 @@ export class WebhookDeliveryService extends Effect.Service<WebhookDeliveryServic
           const secrets = yield* signingSecrets(found, now)
           const headers = signedHeaders(secrets, found.eventId, now, found.payload)
           const outcome = yield* Effect.promise(() => sendAttempt(agent, found.url, headers, found.payload, settings.timeoutMs))
-          yield* record(job, outcome)
-          return outcome.error === null ? ("delivered" as const) : ("failed" as const)
+          if (outcome.error === null) {
+            yield* recordDelivered(job, outcome)
+            return "delivered" as const
+          }
+          yield* recordFailed(job, { ...outcome, error: outcome.error })
+          return "failed" as const
         }).pipe(span("perform"))
     }
   })

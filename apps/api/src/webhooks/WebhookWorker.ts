@@ -2,8 +2,8 @@
  * The webhook delivery loop of the worker role (issue 22, item 5): about `WEBHOOK_CONCURRENCY` attempts at once in
  * this process — pg-boss workers each claiming up to 5 jobs from the shared queue and performing them side by side
  * (`WebhookDeliveryService`), fetching again at once while batches come back full and woken after this process's
- * fan-out commits (`onEnqueued`). Any
- * number of processes run it against one database. Stops with its scope: pg-boss stops fetching and waits for the
+ * fan-out commits (`onEnqueued`). Any number
+ * of processes run it against one database. Stops with its scope: pg-boss stops fetching and waits for the
  * attempts in flight.
  */
 import type * as Db from "@propline/db/Db"
@@ -45,6 +45,6 @@ export const WebhookWorkerLive = Layer.scopedDiscard(
     const stop = Effect.promise(() => boss.offWork(QUEUE, { id: workerId, wait: true }).catch(() => undefined))
     const shutdown = yield* Effect.serviceOption(Shutdown)
     if (Option.isSome(shutdown)) yield* shutdown.value.onDrain("webhook deliveries", stop)
-    yield* Effect.addFinalizer(() => Effect.promise(() => boss.offWork(QUEUE, { id: workerId, wait: true }).catch(() => undefined)))
+    yield* Effect.addFinalizer(() => stop)
   })
 )

@@ -6,9 +6,11 @@
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect } from "effect"
+import { baseDelay, SCHEDULE } from "@propline/webhooks/RetrySchedule"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WebhookOperatorService } from "../../src/webhooks/WebhookOperatorService.js"
+import { WebhookReadRepository } from "../../src/webhooks/WebhookReadRepository.js"
 import * as Fixtures from "../support/Fixtures.js"
 import {
   createEndpoint,
@@ -34,10 +36,11 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
   let webhooks: Webhooks
   let hook: Receiver
   let org: Fixtures.OrganizationFixture
+  const settings = testSettings()
 
   beforeAll(async () => {
     database = await TestDatabase.create(kind)
-    webhooks = await startWebhooks(database.config, testSettings())
+    webhooks = await startWebhooks(database.config, settings)
     org = await webhooks.run(Fixtures.organization({ name: "Nordhavn" }))
     hook = await receiver()
   }, 240_000)
@@ -49,7 +52,7 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
   })
 
   describe("signatures", () => {
-    it("verify with the standardwebhooks library; the body is the envelope exactly; during a rotation both secrets verify", async () => {
+    it("verify with the standardwebhooks library; the body is the envelope exactly; during a rotation both secrets verify, after it the new one only", async () => {
       hook.received.length = 0
       hook.answer = () => ({ status: 204 })
       const { endpoint, secret: first } = await webhooks.run(createEndpoint(org.organizationId, { url: hook.url("/signed") }))
@@ -77,6 +80,18 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
       expect(new Webhook(first).verify(rotated.body, headers)).toEqual(next.envelope)
       const tampered = rotated.body.replace("Nordhavn", "x").replace('"note"', '"nota"')
       expect(() => new Webhook(second).verify(tampered, headers)).toThrow()
+      // Once the overlap is over (24 h; moved into the past here), only the new secret signs.
+      await webhooks.run(
+        Db.query((db) => db.updateTable("webhookEndpoints").set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where("id", "=", endpoint.id).execute())
+      )
+      const after = publishedEvent({ organizationId: org.organizationId, contextId: org.propertyId })
+      await webhooks.run(publish([after]))
+      await waitFor(() => signed().length === 3, 20_000, "the delivery after the overlap")
+      const late = signed()[2]!
+      const lateHeaders = late.headers as Record<string, string>
+      expect(lateHeaders["webhook-signature"]!.split(" ")).toHaveLength(1)
+      expect(new Webhook(second).verify(late.body, lateHeaders)).toEqual(after.envelope)
+      expect(() => new Webhook(first).verify(late.body, lateHeaders)).toThrow()
       await webhooks.run(Effect.flatMap(WebhookOperatorService, (service) => service.delete(org.organizationId, endpoint.id, operatorActor)))
     }, 30_000)
   })
@@ -98,11 +113,26 @@ describe.each(TestDatabase.kinds())("webhook delivery (%s)", (kind) => {
       expect(attempts.map((attempt) => attempt.responseBody)).toEqual(["down 1", "down 2", "down 3", "down 4", "down 5", "thanks"])
       expect(attempts.slice(0, 5).every((attempt) => attempt.error === "status 503")).toBe(true)
       expect(attempts[5]!.error).toBeNull()
-      // Each attempt waited at least the schedule's (scaled) back-off after the one before: the times are in order.
+      // Each attempt waited at least the schedule's (scaled) back-off, less its jitter, after the one before.
       for (let i = 1; i < attempts.length; i++) {
-        expect(attempts[i]!.startedAt.getTime()).toBeGreaterThan(attempts[i - 1]!.startedAt.getTime())
+        const gap = attempts[i]!.startedAt.getTime() - attempts[i - 1]!.startedAt.getTime()
+        expect(gap, `the wait before attempt ${i + 1}`).toBeGreaterThanOrEqual(Math.floor(baseDelay(i, { scale: settings.retryScale }) * (1 - SCHEDULE.jitter)))
       }
       expect(delivery!.attemptCount).toBe(6)
+      // The success ended the endpoint's failing streak.
+      const recovered = await webhooks.run(
+        Db.query((db) => db.selectFrom("webhookEndpoints").select("failingSince").where("id", "=", endpoint.id).executeTakeFirstOrThrow())
+      )
+      expect(recovered.failingSince).toBeNull()
+      // The log as the console reads it: the 6 attempts in order, each with its time, status, latency and response.
+      const log = await webhooks.run(
+        Effect.flatMap(WebhookReadRepository, (read) => read.delivery(org.organizationId, delivery!.id)).pipe(Effect.provide(WebhookReadRepository.Default))
+      )
+      expect(log.delivery.status).toBe("delivered")
+      expect(log.attempts.map((attempt) => [attempt.number, attempt.statusCode, attempt.startedAt.getTime()])).toEqual(
+        attempts.map((attempt) => [attempt.number, attempt.statusCode, attempt.startedAt.getTime()])
+      )
+      expect(log.attempts.every((attempt) => attempt.latencyMs !== null && attempt.latencyMs >= 0)).toBe(true)
       expect(hook.received.filter((request) => request.path === "/flaky")).toHaveLength(6)
       // One success: the receiver answered 2xx exactly once, and nothing more arrives.
       await new Promise((resolve) => setTimeout(resolve, 1500))

@@ -23,6 +23,8 @@ export interface Received {
   readonly headers: IncomingMessage["headers"]
   readonly body: string
   readonly at: number
+  /** The sender's port on its side of the connection. */
+  readonly remotePort: number
 }
 
 /** How the receiver answers one request (status 200 by default), optionally after a delay. */
@@ -48,7 +50,7 @@ export const receiver = async (): Promise<Receiver> => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
-      const record = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() }
+      const record = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), remotePort: request.socket.remotePort ?? 0 }
       state.received.push(record)
       const answer = state.answer(record, response)
       if (answer === "handled") return
