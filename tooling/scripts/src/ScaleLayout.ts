@@ -81,6 +81,8 @@ export interface ScaleLayout {
   /** The seeding console instance's DATA_DIR: the demo files. */
   readonly dataDir: string
   readonly directory: string
+  /** PgBouncer's admin console (`SHOW STATS`) and process, with `pgbouncer`. */
+  readonly pgbouncer: { readonly adminUrl: string; readonly pid: number } | undefined
   /** What the instances were given as DATABASE_URL (PgBouncer's address with `pgbouncer`). */
   readonly databaseUrl: string
   /** The environment every instance shares (database, keys, storage, public addresses). */
@@ -190,6 +192,31 @@ defaults
 ${surface("auth", ports.auth)}${surface("api", ports.api)}${surface("admin", ports.admin, "\n  # The console's sign-in throttle and audit log read the client address from it (TRUSTED_PROXIES=127.0.0.1).\n  option forwardfor")}`
 }
 
+/**
+ * Writes `<directory>/<name>.cfg` ({@link haproxyConfig}) and runs haproxy on it in the foreground; resolves once every
+ * frontend with instances behind it answers `/readyz`. Stop it with SIGTERM.
+ */
+export const startHaproxy = async (input: {
+  readonly directory: string
+  readonly name: string
+  readonly ports: { readonly auth: number; readonly api: number; readonly admin: number }
+  readonly instances: ReadonlyArray<{ readonly name: string; readonly role: Role; readonly port: number | undefined }>
+  readonly deadline: number
+}): Promise<ChildProcess> => {
+  const config = path.join(input.directory, `${input.name}.cfg`)
+  const log = path.join(input.directory, "logs", `${input.name}.log`)
+  writeFileSync(config, haproxyConfig(input.ports, input.instances))
+  const haproxy = spawnLogged(HAPROXY, ["-f", config, "-db"], { PATH: process.env["PATH"] ?? "" }, log)
+  for (const role of ["auth", "api", "admin"] as const) {
+    if (!input.instances.some((instance) => instance.role === role)) continue
+    const url = `http://127.0.0.1:${input.ports[role]}`
+    await until(`the load balancer at ${url}`, () => answers(`${url}/readyz`), input.deadline, () =>
+      exited(haproxy) ? `haproxy exited:\n${logTail(log)}` : undefined
+    )
+  }
+  return haproxy
+}
+
 /** PgBouncer's configuration: transaction pooling in front of the database `url` names. */
 const pgbouncerFiles = (directory: string, url: URL, port: number) => {
   const user = decodeURIComponent(url.username || "postgres")
@@ -214,6 +241,8 @@ pool_mode = transaction
 ; Server connections per database and user: fewer than the instances' pools together (8 × 10), which is the point.
 default_pool_size = 20
 max_client_conn = 500
+; SHOW STATS on the admin console (database pgbouncer) for this user: pnpm bench:scale counts statements with it.
+stats_users = ${user}
 ignore_startup_parameters = extra_float_digits,options
 ; No logfile or pidfile: it logs to stderr (logs/pgbouncer.log), runs in the foreground, and writes nothing itself.
 `,
@@ -294,6 +323,7 @@ export const startScaleLayout = async (options: LayoutOptions): Promise<ScaleLay
     progress(`S3-compatible store (s3rver) on http://127.0.0.1:${s3Address.port}, bucket ${bucket}`)
 
     let instanceDatabaseUrl = options.databaseUrl
+    let pgbouncer: { adminUrl: string; pid: number } | undefined
     if (options.pgbouncer === true) {
       const port = await freePort()
       const files = pgbouncerFiles(directory, databaseUrl, port)
@@ -301,6 +331,9 @@ export const startScaleLayout = async (options: LayoutOptions): Promise<ScaleLay
       const asRoot = process.getuid?.() === 0 ? ["-u", "nobody"] : []
       children.push(spawnLogged(PGBOUNCER, [...asRoot, files.ini], { PATH: process.env["PATH"] ?? "" }, path.join(directory, "logs", "pgbouncer.log")))
       instanceDatabaseUrl = files.url
+      const admin = new URL(files.url)
+      admin.pathname = "/pgbouncer"
+      pgbouncer = { adminUrl: admin.toString(), pid: children[0]!.pid! }
       await until("PgBouncer", () => canConnect(files.url), Date.now() + 20_000, () =>
         exited(children[0]!) ? `PgBouncer exited:\n${logTail(path.join(directory, "logs", "pgbouncer.log"))}` : undefined
       )
@@ -388,15 +421,8 @@ export const startScaleLayout = async (options: LayoutOptions): Promise<ScaleLay
     await until("the demo files", () => existsSync(path.join(dataDir, "demo-credentials.json")), deadline)
     await Promise.all(rest.map((entry) => ready(start(entry, false))))
 
-    const config = path.join(directory, "haproxy.cfg")
-    writeFileSync(config, haproxyConfig(ports, planned))
-    const haproxy = spawnLogged(HAPROXY, ["-f", config, "-db"], { PATH: process.env["PATH"] ?? "" }, path.join(directory, "logs", "haproxy.log"))
+    const haproxy = await startHaproxy({ directory, name: "haproxy", ports, instances: planned, deadline })
     children.unshift(haproxy)
-    for (const url of Object.values(urls)) {
-      await until(`the load balancer at ${url}`, () => answers(`${url}/readyz`), deadline, () =>
-        exited(haproxy) ? `haproxy exited:\n${logTail(path.join(directory, "logs", "haproxy.log"))}` : undefined
-      )
-    }
     progress(`haproxy: identity ${urls.auth}, API ${urls.api}, console ${urls.admin}`)
 
     const rotateSigningKey = () =>
@@ -418,6 +444,7 @@ export const startScaleLayout = async (options: LayoutOptions): Promise<ScaleLay
       dataDir,
       directory,
       databaseUrl: instanceDatabaseUrl,
+      pgbouncer,
       env: shared,
       rotateSigningKey,
       errors: () =>
