@@ -188,7 +188,10 @@ defaults
   retry-on conn-failure empty-response
   option redispatch
   # An instance leaves the rotation after 2 failed checks (its /readyz answers 503 from SIGTERM on), and comes back after 1.
+  # A check may take 5 s: a saturated instance answers /readyz late (its database check waits for a pooled connection
+  # behind the requests), and dropping it for being busy would only pile its load on the others (or answer 503).
   default-server check inter 1s fall 2 rise 1
+  timeout check 5s
 ${surface("auth", ports.auth)}${surface("api", ports.api)}${surface("admin", ports.admin, "\n  # The console's sign-in throttle and audit log read the client address from it (TRUSTED_PROXIES=127.0.0.1).\n  option forwardfor")}`
 }
 

@@ -10,8 +10,9 @@
  *    reads PgBouncer's `SHOW STATS` before and after (`total_query_count`: statements, each one round trip, `begin`
  *    and `commit` included; `total_xact_count`: transactions), minus what the idle layout does in the same time.
  * 3. **Throughput with 1, 2 and 3 API instances**: an haproxy whose API backend holds the first n instances; for
- *    each path and n, autocannon (`BENCH_CONNECTIONS`, default 30, for `BENCH_DURATION_SECONDS`, default 10, after
- *    a 2 s warm-up), with the CPU time each API process, haproxy, PgBouncer and PostgreSQL spent, per request.
+ *    each path and n, autocannon (`BENCH_CONNECTIONS`, default 10, for `BENCH_DURATION_SECONDS`, default 10, after
+ *    a 2 s warm-up), with the CPU time the API processes, haproxy, PgBouncer and the PostgreSQL backends serving this
+ *    database (by pid: other databases on the server don't count) spent, per request.
  * 4. Prints Markdown tables and writes them to `tooling/scripts/bench-scale-results.md`.
  *
  * Every process runs on this machine's cores (2 here) beside the load generator: the figures say how the CPU divides
@@ -25,14 +26,14 @@ import { availableParallelism, cpus, loadavg } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { cpuMs, postgresCpuMs } from "./internal/ProcessUsage.js"
+import { cpuMs } from "./internal/ProcessUsage.js"
 import { readDemoGrant, seedSentInvoices } from "./internal/BenchDatabase.js"
 import { type ScaleLayout, startHaproxy, startScaleLayout } from "./ScaleLayout.js"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const serverUrl = new URL(process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres")
 const durationSeconds = Number(process.env["BENCH_DURATION_SECONDS"] ?? 10)
-const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 30)
+const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 10)
 const payable = Number(process.env["BENCH_PAYABLE_INVOICES"] ?? 5_000)
 const COUNTED = 20
 
@@ -56,6 +57,23 @@ const pgbouncerTotals = (adminUrl: string, database: string) =>
     const row = result.rows.find((candidate) => candidate["database"] === database)
     return { queries: Number(row?.["total_query_count"] ?? 0), transactions: Number(row?.["total_xact_count"] ?? 0) }
   })
+
+/**
+ * CPU time (ms) of the PostgreSQL backends serving `database` (by pid, from pg_stat_activity): other databases on the
+ * same server (another run's, another test's) don't count. Through PgBouncer the backends live across the run.
+ */
+const backendsCpu = async (directUrl: string, database: string): Promise<Map<number, number>> => {
+  const { rows } = await withClient(directUrl, (client) =>
+    client.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database])
+  )
+  return new Map(rows.map((row) => [row.pid, cpuMs(row.pid) ?? 0]))
+}
+
+const cpuBetween = (before: Map<number, number>, after: Map<number, number>): number => {
+  let total = 0
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0)
+  return total
+}
 
 interface Operation {
   readonly name: string
@@ -189,15 +207,16 @@ const main = async () => {
             )
           })
         await run(2)
-        const cpuBefore = { api: apis.map((instance) => cpuMs(instance.process.pid!) ?? 0), haproxy: cpuMs(haproxy.pid!) ?? 0, pgbouncer: cpuMs(pgbouncerPid) ?? 0, postgres: postgresCpuMs() ?? 0 }
+        const cpuBefore = { api: apis.map((instance) => cpuMs(instance.process.pid!) ?? 0), haproxy: cpuMs(haproxy.pid!) ?? 0, pgbouncer: cpuMs(pgbouncerPid) ?? 0, postgres: await backendsCpu(databaseUrl.toString(), name) }
         const result = await run(durationSeconds)
-        const cpuAfter = { api: apis.map((instance) => cpuMs(instance.process.pid!) ?? 0), haproxy: cpuMs(haproxy.pid!) ?? 0, pgbouncer: cpuMs(pgbouncerPid) ?? 0, postgres: postgresCpuMs() ?? 0 }
+        const cpuAfter = { api: apis.map((instance) => cpuMs(instance.process.pid!) ?? 0), haproxy: cpuMs(haproxy.pid!) ?? 0, pgbouncer: cpuMs(pgbouncerPid) ?? 0, postgres: await backendsCpu(databaseUrl.toString(), name) }
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${operation.name} with ${n} API: ${result.non2xx} non-2xx, ${result.errors} errors: ${JSON.stringify(result.statusCodeStats)}`)
         const total = result.requests.total
         const perRequest = (before: number, after: number) => ((after - before) / total).toFixed(2)
+        const postgresCpu = cpuBetween(cpuBefore.postgres, cpuAfter.postgres)
         const apiCpu = cpuAfter.api.reduce((sum, value, i) => sum + value - cpuBefore.api[i]!, 0)
         rows.push(
-          `| ${operation.name} | ${n} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${(apiCpu / total).toFixed(2)} | ${perRequest(cpuBefore.haproxy, cpuAfter.haproxy)} | ${perRequest(cpuBefore.pgbouncer, cpuAfter.pgbouncer)} | ${perRequest(cpuBefore.postgres, cpuAfter.postgres)} | ${((apiCpu + cpuAfter.haproxy - cpuBefore.haproxy + cpuAfter.pgbouncer - cpuBefore.pgbouncer + cpuAfter.postgres - cpuBefore.postgres) / (durationSeconds * 1000)).toFixed(2)} |`
+          `| ${operation.name} | ${n} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${(apiCpu / total).toFixed(2)} | ${perRequest(cpuBefore.haproxy, cpuAfter.haproxy)} | ${perRequest(cpuBefore.pgbouncer, cpuAfter.pgbouncer)} | ${(postgresCpu / total).toFixed(2)} | ${((apiCpu + cpuAfter.haproxy - cpuBefore.haproxy + cpuAfter.pgbouncer - cpuBefore.pgbouncer + postgresCpu) / (durationSeconds * 1000)).toFixed(2)} |`
         )
         console.log(rows.at(-1))
         loaded.push(loadavg()[0]!.toFixed(2))
@@ -220,7 +239,7 @@ ${statements.join("\n")}
 
 Throughput (CPU in ms per request, per tier; "cores busy": all four tiers' CPU time per second of the run):
 
-| path | API instances | req/s | p50 ms | p99 ms | API CPU | haproxy CPU | PgBouncer CPU | PostgreSQL CPU | cores busy |
+| path | API instances | req/s | p50 ms | p99 ms | API CPU | haproxy CPU | PgBouncer CPU | PostgreSQL CPU (this database's backends) | cores busy |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 `
