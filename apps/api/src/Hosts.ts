@@ -20,7 +20,12 @@ import { Shutdown } from "./platform/Shutdown.js"
 /** The database layer for a configuration. */
 export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
   config.databaseUrl !== undefined
-    ? { _tag: "postgres", connectionString: config.databaseUrl }
+    ? {
+        _tag: "postgres",
+        connectionString: config.databaseUrl,
+        maxConnections: config.databasePoolSize,
+        ...(config.databaseDirectUrl === undefined ? {} : { directConnectionString: config.databaseDirectUrl })
+      }
     : { _tag: "pglite", dataDir: path.resolve(config.dataDir, "pglite") }
 
 export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) => Db.layer(databaseConfig(config))))

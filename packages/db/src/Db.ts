@@ -25,7 +25,16 @@ import { parseTimestamptz } from "./TimestampParser.js"
 
 /** Where the data lives: a PostgreSQL URL, or a PGlite directory (`undefined` keeps it in memory). */
 export type DbConfig =
-  | { readonly _tag: "postgres"; readonly connectionString: string; readonly maxConnections?: number }
+  | {
+      readonly _tag: "postgres"
+      readonly connectionString: string
+      readonly maxConnections?: number
+      /**
+       * Where the migrations run, when not through `connectionString`: PostgreSQL itself while `connectionString`
+       * names a pooler in transaction mode (PgBouncer), so the schema changes take one server session of their own.
+       */
+      readonly directConnectionString?: string
+    }
   | { readonly _tag: "pglite"; readonly dataDir: string | undefined }
 
 /** A failed statement. `code` is PostgreSQL's SQLSTATE when the server gave one. */
@@ -282,6 +291,20 @@ const poolStatsOf = (kysely: Kysely<Database>): Pick<DbService, "poolStats"> => 
     : { poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) }
 }
 
+/** Migrates through the direct connection when the config names one (one connection, closed after), else `kysely`. */
+const migrate = async (config: DbConfig, kysely: Kysely<Database>): Promise<void> => {
+  if (config._tag !== "postgres" || config.directConnectionString === undefined) {
+    await migrateToLatest(kysely.withoutPlugins() as Kysely<unknown>)
+    return
+  }
+  const direct = await makeKysely({ _tag: "postgres", connectionString: config.directConnectionString, maxConnections: 1 })
+  try {
+    await migrateToLatest(direct.withoutPlugins() as Kysely<unknown>)
+  } finally {
+    await direct.destroy()
+  }
+}
+
 /** A scoped layer: opens the database, brings the schema up to date, closes it when the scope ends. */
 export const layer = (config: DbConfig): Layer.Layer<Db> =>
   Layer.scoped(
@@ -290,7 +313,7 @@ export const layer = (config: DbConfig): Layer.Layer<Db> =>
       Effect.promise(async () => {
         const kysely = await makeKysely(config)
         try {
-          await migrateToLatest(kysely.withoutPlugins() as Kysely<unknown>)
+          await migrate(config, kysely)
         } catch (error) {
           await kysely.destroy()
           throw error

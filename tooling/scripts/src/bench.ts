@@ -43,7 +43,8 @@
  * default 10); BENCH_PAYABLE_INVOICES (100..1,000,000, default 10,000); BENCH_WARMUP_SECONDS (0..30, default 2); BENCH_CONNECTIONS (1..100, default 10); BENCH_INVOICES;
  * BENCH_HEAP_PROFILE_DIR (a directory for the API's sampling heap profiles, one per measured side: where its
  * allocations come from); BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
- * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_KEEP_LOGS (`true` keeps the run's
+ * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_TELEMETRY (`true`: the product exports
+ * its spans and metrics to a local OTLP receiver; the results are not written to docs/performance.md); BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
@@ -184,7 +185,8 @@ const benchConfig = Config.all({
   payableInvoices: boundedInt("BENCH_PAYABLE_INVOICES", 10_000, 100, 1_000_000),
   passProposals: Config.option(integerIn("BENCH_PASS_PROPOSALS", 10, 2_000_000)),
   tokenClients: Config.option(integerIn("BENCH_TOKEN_CLIENTS", 100, 50_000)),
-  readme: Config.boolean("BENCH_README").pipe(Config.withDefault(true))
+  readme: Config.boolean("BENCH_README").pipe(Config.withDefault(true)),
+  telemetry: Config.boolean("BENCH_TELEMETRY").pipe(Config.withDefault(false))
 }).pipe(Effect.mapError((error) => new BenchFailure({ message: `configuration: ${String(error)}` })))
 
 const progress = (message: string) => Effect.sync(() => console.error(`[bench] ${message}`))
@@ -353,6 +355,30 @@ const paymentQueue = (invoices: ReadonlyArray<PayableInvoice>, paidOn: string) =
 const sendQueueCursor = (position: { readonly at: string; readonly id: string }): string =>
   Buffer.from(JSON.stringify({ k: "send-queue", t: position.at, i: position.id })).toString("base64url")
 
+/**
+ * With BENCH_TELEMETRY=true, a local OTLP/HTTP receiver for the product's telemetry (issue 23, "Must hold": a row for
+ * telemetry on): it answers every export 200 and counts them and their bytes, as a collector on the same machine
+ * would take them. Closed when the scope closes.
+ */
+const otlpSink = Effect.acquireRelease(
+  attempt("the OTLP receiver", async () => {
+    const { createServer } = await import("node:http")
+    const received = { exports: 0, bytes: 0 }
+    const server = createServer((request, response) => {
+      request.on("data", (chunk: Buffer) => (received.bytes += chunk.length))
+      request.on("end", () => {
+        received.exports++
+        response.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    return { endpoint: `http://127.0.0.1:${port}`, received, server }
+  }),
+  ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+)
+
 /** A temporary directory for DATA_DIR and the children's logs; on failure their tails are shown, then it goes. */
 const workDirectory = Effect.acquireRelease(
   attempt("temporary directory", () => mkdtemp(join(tmpdir(), "propline-bench-"))),
@@ -438,6 +464,7 @@ const program = Effect.gen(function* () {
   const dataDir = join(dir, "data")
 
   const startFlags = yield* productNodeFlags
+  const sink = config.telemetry ? yield* otlpSink : undefined
   const api = yield* spawnNode({
     name: "api",
     args: [
@@ -460,7 +487,9 @@ const program = Effect.gen(function* () {
       DATA_DIR: dataDir,
       DEMO_DATA: "true",
       HEAP_PROBE_FILE: join(dir, "heap-api.jsonl"),
-      HEAP_PROBE_PROFILE_DIR: process.env["BENCH_HEAP_PROFILE_DIR"] ?? ""
+      HEAP_PROBE_PROFILE_DIR: process.env["BENCH_HEAP_PROFILE_DIR"] ?? "",
+      // Telemetry on: spans and metrics exported over OTLP/HTTP (protobuf) to the local receiver, every 5 s.
+      ...(sink === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint })
     },
     cwd: REPO_ROOT,
     logPath: join(dir, "api.log")
@@ -948,8 +977,14 @@ const program = Effect.gen(function* () {
     postgres: postgresVersion,
     notes
   }
+  if (sink !== undefined) {
+    notes.push(
+      `Telemetry ON (BENCH_TELEMETRY=true): the product ran with OTEL_EXPORTER_OTLP_ENDPOINT at a local OTLP/HTTP receiver, which took ${sink.received.exports} exports (${(sink.received.bytes / 2 ** 20).toFixed(1)} MiB); the baseline has none.`
+    )
+  }
   const table = markdownTable(comparisons)
-  const everyTarget = TARGETS.every((target) => selected.has(target))
+  // A run with telemetry on is its own row, never the page's table of the default (telemetry off) product.
+  const everyTarget = TARGETS.every((target) => selected.has(target)) && sink === undefined
   yield* attempt("results", async () => {
     await writeFile(RESULTS_MD, markdownDocument(comparisons, info))
     await writeFile(RESULTS_JSON, jsonDocument(comparisons, info))

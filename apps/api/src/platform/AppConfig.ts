@@ -13,6 +13,8 @@
  * | ADMIN_URL     | http://localhost:$ADMIN_PORT      | public address of the admin console (cookies, Origin)|
  * | HOSTS         | api,auth,admin,worker             | which hosts this process runs (worker: no listener)  |
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
+ * | DATABASE_DIRECT_URL | (unset: DATABASE_URL)       | PostgreSQL itself for the migrations, when DATABASE_URL is a pooler (PgBouncer) |
+ * | DATABASE_POOL_SIZE | 10                         | PostgreSQL connections this process opens at most     |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
  * | HOST          | 127.0.0.1                         | the interface every listener binds (loopback only)   |
@@ -51,6 +53,16 @@ export interface AppConfigShape {
   /** Run the worker role (`WorkerHost.ts`): any number of processes may run it against one database. */
   readonly runWorker: boolean
   readonly databaseUrl: string | undefined
+  /**
+   * PostgreSQL itself when `databaseUrl` names a pooler in transaction mode (PgBouncer): the migrations at start-up
+   * run through it. Unset: everything goes through `databaseUrl`.
+   */
+  readonly databaseDirectUrl: string | undefined
+  /**
+   * The most PostgreSQL connections the process's pool opens (1 to 1000, default 10): every instance's pool together
+   * must stay below the server's `max_connections`, or behind a pooler (docs/operations.md, "Many instances").
+   */
+  readonly databasePoolSize: number
   readonly dataDir: string
   readonly demoData: boolean
   /** The interface every listener binds. */
@@ -75,6 +87,11 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
       const adminUrl = yield* Config.url("ADMIN_URL").pipe(Config.option)
       const hosts = yield* Config.array(Config.literal(...HOST_NAMES)(), "HOSTS").pipe(Config.withDefault(HOST_NAMES))
       const databaseUrl = yield* Config.string("DATABASE_URL").pipe(Config.option)
+      const databaseDirectUrl = yield* Config.string("DATABASE_DIRECT_URL").pipe(Config.option)
+      const databasePoolSize = yield* Config.integer("DATABASE_POOL_SIZE").pipe(
+        Config.withDefault(10),
+        Config.validate({ message: "Expected an integer from 1 to 1000", validation: (size) => size >= 1 && size <= 1000 })
+      )
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
       const host = yield* Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
@@ -96,6 +113,8 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         adminUrl: Option.getOrUndefined(adminUrl)?.toString(),
         hosts,
         databaseUrl: Option.getOrUndefined(databaseUrl),
+        databaseDirectUrl: Option.getOrUndefined(databaseDirectUrl),
+        databasePoolSize,
         dataDir,
         demoData,
         host,
@@ -120,6 +139,8 @@ export const make = (input: {
   readonly adminUrl?: string | undefined
   readonly hosts?: ReadonlyArray<HostName>
   readonly databaseUrl?: string | undefined
+  readonly databaseDirectUrl?: string | undefined
+  readonly databasePoolSize?: number
   readonly dataDir?: string
   readonly demoData?: boolean
   readonly host?: string
@@ -139,6 +160,8 @@ export const make = (input: {
     runAdmin: hosts.includes("admin"),
     runWorker: hosts.includes("worker"),
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
+    databaseDirectUrl: input.databaseDirectUrl === "" ? undefined : input.databaseDirectUrl,
+    databasePoolSize: input.databasePoolSize ?? 10,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,
     host: input.host ?? DEFAULT_HOST,

@@ -25,11 +25,25 @@ describe("AppConfig.fromEnv", () => {
         runAdmin: true,
         runWorker: true,
         databaseUrl: undefined,
+        databaseDirectUrl: undefined,
+        databasePoolSize: 10,
         dataDir: ".data",
         demoData: true,
         host: "127.0.0.1",
         trustedProxies: []
       })
+    })
+  )
+
+  it.effect("reads DATABASE_DIRECT_URL, the migrations' connection past a pooler", () =>
+    Effect.gen(function* () {
+      const env = { DATABASE_URL: "postgres://pgbouncer:6432/propline", DATABASE_DIRECT_URL: "postgres://db:5432/propline" }
+      expect(yield* read(env)).toMatchObject({
+        databaseUrl: "postgres://pgbouncer:6432/propline",
+        databaseDirectUrl: "postgres://db:5432/propline"
+      })
+      expect((yield* read({ DATABASE_POOL_SIZE: "4" })).databasePoolSize).toBe(4)
+      for (const size of ["0", "1001", "four"]) expect(yield* Effect.exit(read({ DATABASE_POOL_SIZE: size }))).toMatchObject({ _tag: "Failure" })
     })
   )
 
