@@ -15,6 +15,7 @@ import {
   BookableResource,
   BookingPreview,
   BookingRequest,
+  BookingRequestStatus,
   CompanyLookup,
   RegistryCountry
 } from "./BookingRecords.js"
@@ -114,6 +115,20 @@ export class CompanyLookupRequest extends Schema.Class<CompanyLookupRequest>("Co
 }) {}
 
 export const BookableResourcePage = Page(BookableResource, "BookableResourcePage")
+export const BookingRequestPage = Page(BookingRequest, "BookingRequestPage")
+
+/** `?status=&resourceId=&from=&to=&limit=&cursor=` of the Application's own booking requests. */
+export const BookingRequestListParams = Schema.Struct({
+  ...PageParams.fields,
+  status: Schema.optional(
+    BookingRequestStatus.annotations({
+      description: "Only requests in this status as it reads now (a pending request past its hold reads `expired`)."
+    })
+  ),
+  resourceId: Schema.optional(BookableResourceId.annotations({ description: "Only requests for this resource." })),
+  from: Schema.optional(Instant.annotations({ description: "Only bookings that end after this instant." })),
+  to: Schema.optional(Instant.annotations({ description: "Only bookings that start before this instant (after `from`)." }))
+})
 export const AddOnProductPage = Page(AddOnProduct, "AddOnProductPage")
 
 const ResourcePath = Schema.Struct({ resourceId: BookableResourceId })
@@ -218,6 +233,30 @@ export class BookingGroup extends HttpApiGroup.make("booking")
           "`BOOKING_REQUEST_ID_ALREADY_USED`. The company's organisation number must pass its check digit " +
           `(\`VALIDATION_FAILED\`). Refusals are the preview's, in the same order: ${CHECK_CODES}. Of concurrent ` +
           "requests for one slot exactly one holds it; the rest get 409 `BOOKING_SLOT_TAKEN`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listBookingRequests", "/v1/booking/booking-requests")
+      .setUrlParams(BookingRequestListParams)
+      .addSuccess(BookingRequestPage)
+      .annotate(OpenApi.Summary, "List the Application's booking requests")
+      .annotate(
+        OpenApi.Description,
+        "The booking requests this Application made, oldest first (by creation), each with its status as it reads " +
+          "now. Narrowed by `status`, `resourceId` and a period the booking overlaps (`from` up to `to`). 400 " +
+          "`VALIDATION_FAILED` at `/to` when `to` is not after `from`, at `/cursor` for a cursor of another list."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getBookingRequestByRequestId", "/v1/booking/booking-requests/by-request-id/:requestId")
+      .setPath(Schema.Struct({ requestId: BoundedText(1, 200) }))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a booking request by the website's requestId")
+      .annotate(
+        OpenApi.Description,
+        "The booking request this Application made with its own `requestId` (URL-encoded in the path), so a website " +
+          "that lost a response finds what it booked. 404 when this Application made no request with that requestId."
       )
   )
   .add(

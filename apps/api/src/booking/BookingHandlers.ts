@@ -225,6 +225,36 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
           return toBookingRequest(record, yield* currentTime)
         })
       )
+      .handle("listBookingRequests", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const { from, to } = urlParams
+          if (from !== undefined && to !== undefined && to.getTime() <= from.getTime()) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: "must be after from" }]))
+          }
+          const after = yield* CursorPage.decode("booking-requests", urlParams.cursor)
+          const page = yield* booking.list(
+            principal,
+            {
+              ...(urlParams.status === undefined ? {} : { status: urlParams.status }),
+              ...(urlParams.resourceId === undefined ? {} : { resourceId: urlParams.resourceId }),
+              ...(from === undefined ? {} : { from }),
+              ...(to === undefined ? {} : { to })
+            },
+            after,
+            urlParams.limit ?? DEFAULT_LIMIT
+          )
+          const now = yield* currentTime
+          return { items: page.items.map((record) => toBookingRequest(record, now)), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("getBookingRequestByRequestId", ({ path }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const record = yield* booking.getByRequestId(principal, path.requestId).pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
+        })
+      )
       .handle("getBookingRequest", ({ path }) =>
         Effect.gen(function* () {
           const principal = yield* Principal

@@ -12,6 +12,7 @@ import type { PriceBreakdown } from "@propline/booking/Pricing"
 import type { BookingRequestTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Selectable, sql } from "kysely"
+import * as CursorPage from "../platform/CursorPage.js"
 import { nullable } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 
@@ -78,6 +79,18 @@ const toRecord = (row: Row): BookingRequestRecord => {
   }
 }
 
+/**
+ * What an Application's list of its own booking requests is narrowed by: the status it reads as at `now` (a
+ * pending request past its hold reads `expired`), the resource, and a period the booking overlaps (`from`
+ * inclusive, `to` exclusive; either may be absent).
+ */
+export interface BookingRequestFilters {
+  readonly status?: BookingRequestRecord["status"]
+  readonly resourceId?: string
+  readonly from?: Date
+  readonly to?: Date
+}
+
 /** A request of the organization by id; locked (`for update`) when `lock` is true. */
 const requestOf = (organizationId: string, id: string, lock: boolean) =>
   Sql.query((db) => {
@@ -101,6 +114,44 @@ export class BookingRequestRepository extends Effect.Service<BookingRequestRepos
             .where("id", "=", id)
             .executeTakeFirst()
         ).pipe(Effect.map((row) => (row === undefined ? undefined : toRecord(row)))),
+
+      /**
+       * An Application's booking requests in the organization, oldest first by `(created_at, id)` (the index
+       * `booking_requests_application_idx`), `limit + 1` rows keyed for {@link CursorPage.page}.
+       */
+      listForApplication: (
+        organizationId: string,
+        applicationId: string,
+        filters: BookingRequestFilters,
+        now: Date,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Sql.query((db) => {
+          let query = db
+            .selectFrom("bookingRequests")
+            .selectAll()
+            .select(bounds)
+            .select(CursorPage.sortKey("bookingRequests.createdAt").as("cursorAt"))
+            .where("organizationId", "=", organizationId)
+            .where("applicationId", "=", applicationId)
+          if (filters.resourceId !== undefined) query = query.where("resourceId", "=", filters.resourceId)
+          if (filters.from !== undefined) query = query.where("endsAt", ">", filters.from)
+          if (filters.to !== undefined) query = query.where("startsAt", "<", filters.to)
+          const status = filters.status
+          if (status === "pending") query = query.where("status", "=", "pending").where("holdExpiresAt", ">", now)
+          else if (status === "expired") {
+            query = query.where((eb) =>
+              eb.or([eb("status", "=", "expired"), eb.and([eb("status", "=", "pending"), eb("holdExpiresAt", "<=", now)])])
+            )
+          } else if (status !== undefined) query = query.where("status", "=", status)
+          if (after !== undefined) query = query.where(CursorPage.after("bookingRequests.createdAt", "bookingRequests.id", after))
+          return query.orderBy("createdAt").orderBy("id").limit(limit + 1).execute()
+        }).pipe(
+          Effect.map((rows) =>
+            rows.map(({ cursorAt, ...row }) => ({ record: toRecord(row), position: { at: cursorAt, id: row.id } }))
+          )
+        ),
 
       /** The request an Application made with `requestId`, if any. */
       findByRequestId: (applicationId: string, requestId: string) =>

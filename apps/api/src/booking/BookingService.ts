@@ -27,7 +27,7 @@ import * as CursorPage from "../platform/CursorPage.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { BookingRequestRepository } from "./BookingRequestRepository.js"
+import { type BookingRequestFilters, BookingRequestRepository } from "./BookingRequestRepository.js"
 import { CompanyRegistry } from "./CompanyRegistry.js"
 import { ResourceRepository, type Seller } from "./ResourceRepository.js"
 
@@ -201,6 +201,30 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
           Effect.catchTag("RequestIdRace", () => replay(principal, input.requestId, input.fingerprint)),
           span("create")
         ),
+
+      /**
+       * The booking requests the principal's Application made, oldest first, narrowed by `filters` (issue 26,
+       * item 2): a website that lost a response finds what it booked.
+       */
+      list: (
+        principal: PrincipalShape,
+        filters: BookingRequestFilters,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Effect.gen(function* () {
+          const now = yield* Sql.now
+          const rows = yield* requests.listForApplication(principal.organizationId, principal.subject, filters, now, after, limit)
+          return CursorPage.page("booking-requests", rows, limit)
+        }).pipe(span("list")),
+
+      /** The booking request the principal's Application made with its own `requestId`; 404 otherwise. */
+      getByRequestId: (principal: PrincipalShape, requestId: string) =>
+        Effect.flatMap(requests.findByRequestId(principal.subject, requestId), (record) =>
+          record === undefined || record.organizationId !== principal.organizationId
+            ? Effect.fail(new RecordNotFound({ kind: "booking request" }))
+            : Effect.succeed(record)
+        ).pipe(span("getByRequestId")),
 
       /** A booking request the principal's Application made; 404 otherwise. */
       get: (principal: PrincipalShape, bookingId: string) =>
