@@ -14,6 +14,23 @@ import { Refusal } from "@propline/refusal/Refusal"
 import type { PriceUnit } from "./Resource.js"
 
 /**
+ * `VALIDATION_FAILED`, 400: a query this package bounds asks too much, such as prices for more start times than
+ * {@link MAX_PRICED_STARTS}; `issues` names the field (JSON Pointer) and why.
+ *
+ * @since 0.2.0
+ */
+export class QueryTooLarge extends Refusal("QueryTooLarge", "VALIDATION_FAILED", 400)<{
+  readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
+}> {}
+
+/**
+ * The most start times one availability answer prices (`prices=true`): each is one run of the preview's check.
+ *
+ * @since 0.2.0
+ */
+export const MAX_PRICED_STARTS = 5000
+
+/**
  * `BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`, 400: a stay (check-in and check-out dates) was asked of a
  * resource priced by time; ask a period (start and end) instead.
  *

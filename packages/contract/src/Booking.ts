@@ -39,6 +39,24 @@ export const AvailabilityParams = Schema.Struct({
       44_640,
       "With it, the answer lists `startTimes` for a booking of this many minutes: decimal digits, 1 to 44640."
     )
+  ),
+  prices: Schema.optional(
+    Schema.Literal("true", "false").annotations({
+      description: "`true`: also `startPrices`, each start's price for `durationMinutes` (which it needs) and `addOns`."
+    })
+  ),
+  addOns: Schema.optional(
+    Schema.String.pipe(
+      Schema.pattern(
+        /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:[1-9]\d{0,3}(,[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:[1-9]\d{0,3}){0,19}$/
+      ),
+      Schema.annotations({
+        description:
+          "With `prices=true`: add-ons priced with every start, delivered at it: up to 20 comma-separated " +
+          "`addOnProductId:quantity` pairs (quantity 1 to 9999).",
+        message: () => ({ message: "must be up to 20 comma-separated addOnProductId:quantity pairs", override: true })
+      })
+    )
   )
 })
 
@@ -177,8 +195,12 @@ export class BookingGroup extends HttpApiGroup.make("booking")
         "Free periods in `from`..`to` (at most 31 days): opening hours less closures, from now plus the minimum " +
           "notice to the end of the horizon, less the time pending and approved bookings keep (with both buffers). " +
           "With `durationMinutes`, also every start time (on the resource's local start grid) at which a booking of " +
-          "that length passes every time rule; none for a duration the resource does not sell. 400 " +
-          "`VALIDATION_FAILED` at `/to` for a window that does not end after `from` or exceeds 31 days."
+          "that length passes every time rule; none for a duration the resource does not sell. With `prices=true`, " +
+          "also `startPrices`: each start's price (net, VAT, gross) for that duration and the `addOns` delivered at " +
+          "the start, from the very checks and pricing functions preview runs, so a priced start previews and " +
+          "requests at that price while nothing else books it. 400 `VALIDATION_FAILED` at `/to` for a window that " +
+          "does not end after `from` or exceeds 31 days (or, with `prices=true`, holds over 5000 start times), at `/durationMinutes` for `prices=true` without it, at " +
+          "`/addOns` for add-ons without `prices=true`."
       )
   )
   .add(

@@ -131,6 +131,18 @@ export class AddOnProduct extends Schema.Class<AddOnProduct>("AddOnProduct")(
 /** A free period, `start` up to `end`. */
 export class FreePeriod extends Schema.Class<FreePeriod>("FreePeriod")({ start: Timestamp, end: Timestamp }) {}
 
+/** A start time and the price of a booking of the asked duration and add-ons from it. */
+export class StartPrice extends Schema.Class<StartPrice>("StartPrice")(
+  {
+    start: Timestamp,
+    currency: Currency,
+    totalNetMinorUnits: MinorUnits,
+    totalVatMinorUnits: MinorUnits,
+    totalGrossMinorUnits: MinorUnits
+  },
+  { description: "What a booking from `start` costs now: the totals preview answers for the same body." }
+) {}
+
 export class Availability extends Schema.Class<Availability>("Availability")(
   {
     resourceId: BookableResourceId,
@@ -141,6 +153,12 @@ export class Availability extends Schema.Class<Availability>("Availability")(
     durationMinutes: Schema.optional(NonNegativeCount),
     startTimes: Schema.optional(Schema.Array(Timestamp)).annotations({
       description: "With `durationMinutes`: every start in the window at which a booking of that length is free."
+    }),
+    startPrices: Schema.optional(Schema.Array(StartPrice)).annotations({
+      description:
+        "With `prices=true`: each start of `startTimes` with its price (VAT included) for the duration and `addOns`, " +
+        "from the checks and pricing preview runs; a start a booking there would be refused at (an add-on's rules, " +
+        "no price rule) is left out."
     })
   },
   { description: "A resource's free time in a window of at most 31 days." }

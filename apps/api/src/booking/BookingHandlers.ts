@@ -7,7 +7,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { AddOnProduct as AddOnProductRecord } from "@propline/booking/AddOnProduct"
-import { windowProblem } from "@propline/booking/Availability"
+import { type StartAddOn, windowProblem } from "@propline/booking/Availability"
 import type { BookingTime } from "@propline/booking/BookingCheck"
 import { type BookingRequestRecord, requestFingerprint, statusAt } from "@propline/booking/BookingRequest"
 import { parseOrganisationNumber } from "@propline/booking/OrganisationNumber"
@@ -94,6 +94,15 @@ const addOnsOf = (lines: ReadonlyArray<AddOnOrderInput>) =>
     specialPortions: line.specialPortions.map((portion) => ({ label: portion.label, quantity: portion.quantity }))
   }))
 
+/** `addOnProductId:quantity,…` (the contract checked its form) as the add-ons priced with every start. */
+const startAddOnsOf = (text: string | undefined): ReadonlyArray<StartAddOn> =>
+  text === undefined
+    ? []
+    : text.split(",").map((pair) => {
+        const [addOnProductId = "", quantity = "0"] = pair.split(":")
+        return { addOnProductId: addOnProductId.toLowerCase(), quantity: Number(quantity) }
+      })
+
 /** The guest company with its number in canonical form; VALIDATION_FAILED for a wrong check digit. */
 const companyOf = (body: CreateBookingRequest) => {
   if (body.company === undefined) return Effect.succeed(undefined)
@@ -128,8 +137,15 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
           const window = { from: urlParams.from, to: urlParams.to }
           const invalid = windowProblem(window)
           if (invalid !== undefined) return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: invalid }]))
+          const priced = urlParams.prices === "true"
+          if (priced && urlParams.durationMinutes === undefined) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/durationMinutes", message: "is required with prices=true" }]))
+          }
+          if (!priced && urlParams.addOns !== undefined) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/addOns", message: "is read only with prices=true" }]))
+          }
           const answer = yield* booking
-            .availability(principal, path.resourceId, window, urlParams.durationMinutes)
+            .availability(principal, path.resourceId, window, urlParams.durationMinutes, priced ? { addOns: startAddOnsOf(urlParams.addOns) } : undefined)
             .pipe(Effect.mapError(toProblem))
           return new Availability(
             {
@@ -139,7 +155,8 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
               to: window.to,
               freePeriods: answer.freePeriods,
               ...(urlParams.durationMinutes === undefined ? {} : { durationMinutes: urlParams.durationMinutes }),
-              ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes })
+              ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes }),
+              ...(answer.startPrices === undefined ? {} : { startPrices: answer.startPrices })
             } as Unbranded<Availability> as Availability,
             true
           )

@@ -8,7 +8,7 @@
  * each sees the bookings before it), replay a known requestId, write down holds that expired, check and price,
  * insert (PostgreSQL's exclusion constraint is the last guard against a double sale), events, audit.
  */
-import { bookableStarts, freePeriods, type TimeRange } from "@propline/booking/Availability"
+import { bookableStarts, freePeriods, pricedStarts, type StartAddOn, type TimeRange } from "@propline/booking/Availability"
 import { type BookingCommand, type BookingState, checkBooking, resolveTime } from "@propline/booking/BookingCheck"
 import {
   type BookingRequestCommand,
@@ -115,9 +115,16 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
 
       /**
        * Free periods of a window (≤ 31 days, checked by the caller) and, with `durationMinutes`, the bookable start
-       * times; from the same live bookings the check reads.
+       * times; from the same live bookings the check reads. With `prices`, each start's price for the duration and
+       * the add-ons (delivered at the start), from the preview's check (`pricedStarts`).
        */
-      availability: (principal: PrincipalShape, resourceId: string, window: TimeRange, durationMinutes: number | undefined) =>
+      availability: (
+        principal: PrincipalShape,
+        resourceId: string,
+        window: TimeRange,
+        durationMinutes: number | undefined,
+        prices?: { readonly addOns: ReadonlyArray<StartAddOn> }
+      ) =>
         Effect.gen(function* () {
           const row = yield* sellable(principal, resourceId)
           const resource = row.resource
@@ -130,10 +137,23 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
             now
           )
           const state = { resource, otherBookings }
+          const startTimes = durationMinutes === undefined ? undefined : bookableStarts(state, window, durationMinutes, now)
+          // Prices come from the preview's own check on the same state, so a priced start previews at its price.
+          const startPrices =
+            prices === undefined || startTimes === undefined || durationMinutes === undefined
+              ? undefined
+              : yield* pricedStarts(
+                  { ...state, offeredAddOns: (yield* resources.offeredAddOns(resource.id)).map((row) => row.record) },
+                  startTimes,
+                  durationMinutes,
+                  prices.addOns,
+                  now
+                )
           return {
             resource,
             freePeriods: freePeriods(state, window, now),
-            ...(durationMinutes === undefined ? {} : { startTimes: bookableStarts(state, window, durationMinutes, now) })
+            ...(startTimes === undefined ? {} : { startTimes }),
+            ...(startPrices === undefined ? {} : { startPrices })
           }
         }).pipe(span("availability")),
 

@@ -93,4 +93,60 @@ describe.each(TestDatabase.kinds())("a booking website's own bookings on %s", (k
       expect(answer.body).toMatchObject({ code: "VALIDATION_FAILED", issues: [expect.objectContaining({ path })] })
     })
   })
+
+  describe("GET /v1/booking/resources/{resourceId}/availability?prices=true", () => {
+    it("prices every free start as preview does, add-ons included, and requests at that price", async () => {
+      const date = localDate(STOCKHOLM, 23, 4)
+      expect((await book("priced-busy", roomPeriod(date, "12:00", "13:00"))).status).toBe(201)
+      const from = at(STOCKHOLM, date, "00:00")
+      const to = at(STOCKHOLM, localDate(STOCKHOLM, 24, 5), "00:00")
+      const plain = await get(`/v1/booking/resources/${fixture.room.id}/availability?from=${from}&to=${to}&durationMinutes=90`)
+      const answer = await get(`/v1/booking/resources/${fixture.room.id}/availability?from=${from}&to=${to}&durationMinutes=90&prices=true`)
+      expect(answer.status).toBe(200)
+      expect(answer.body.startTimes).toEqual(plain.body.startTimes)
+      expect(answer.body.startPrices.map((p: { start: string }) => p.start)).toEqual(plain.body.startTimes)
+      for (const priced of answer.body.startPrices.filter((_: unknown, index: number) => index % 7 === 0)) {
+        const period = { start: priced.start, end: new Date(Date.parse(priced.start) + 90 * 60_000).toISOString() }
+        const previewed = await post("/v1/booking/booking-requests/preview", { resourceId: fixture.room.id, period })
+        expect(previewed.status).toBe(200)
+        expect(previewed.body.price).toMatchObject({
+          currency: priced.currency,
+          totalNetMinorUnits: priced.totalNetMinorUnits,
+          totalVatMinorUnits: priced.totalVatMinorUnits,
+          totalGrossMinorUnits: priced.totalGrossMinorUnits
+        })
+      }
+      const withLunch = await get(
+        `/v1/booking/resources/${fixture.room.id}/availability?from=${from}&to=${to}&durationMinutes=90&prices=true&addOns=${fixture.lunch.id}:4`
+      )
+      expect(withLunch.status).toBe(200)
+      const first = withLunch.body.startPrices[0]
+      const lunchPreview = await post("/v1/booking/booking-requests/preview", {
+        resourceId: fixture.room.id,
+        period: { start: first.start, end: new Date(Date.parse(first.start) + 90 * 60_000).toISOString() },
+        addOns: [{ addOnProductId: fixture.lunch.id, quantity: 4, deliverAt: first.start }]
+      })
+      expect(lunchPreview.status).toBe(200)
+      expect(lunchPreview.body.price.totalGrossMinorUnits).toBe(first.totalGrossMinorUnits)
+      const made = await post("/v1/booking/booking-requests", {
+        requestId: "priced-lunch",
+        guest,
+        resourceId: fixture.room.id,
+        period: { start: first.start, end: new Date(Date.parse(first.start) + 90 * 60_000).toISOString() },
+        addOns: [{ addOnProductId: fixture.lunch.id, quantity: 4, deliverAt: first.start }]
+      })
+      expect(made.status).toBe(201)
+      expect(made.body.price.totalGrossMinorUnits).toBe(first.totalGrossMinorUnits)
+    })
+
+    it.each([
+      ["prices without durationMinutes", "prices=true", "/durationMinutes"],
+      ["add-ons without prices", `durationMinutes=60&addOns=00000000-0000-4000-8000-000000000001:1`, "/addOns"],
+      ["a malformed add-on list", "durationMinutes=60&prices=true&addOns=lunch:1", "/addOns"]
+    ])("refuses %s with VALIDATION_FAILED", async (_, query, path) => {
+      const answer = await get(`/v1/booking/resources/${fixture.room.id}/availability?from=2030-01-01T00:00:00Z&to=2030-01-02T00:00:00Z&${query}`)
+      expect(answer.status).toBe(400)
+      expect(answer.body).toMatchObject({ code: "VALIDATION_FAILED", issues: [expect.objectContaining({ path })] })
+    })
+  })
 })
