@@ -127,6 +127,33 @@ export class CreateBookingRequest extends Schema.Class<CreateBookingRequest>("Cr
   message: Schema.optional(BoundedText(1, 2000))
 }) {}
 
+export class CancelBookingRequest extends Schema.Class<CancelBookingRequest>("CancelBookingRequest")({
+  cancellationId: BoundedText(1, 200).annotations({
+    description: "The caller's idempotency key: the same cancellationId with the same body answers the request again."
+  }),
+  reason: Schema.optional(BoundedText(1, 1000)),
+  lateCancellation: Schema.optional(
+    Schema.Struct({
+      decision: Schema.Literal("charge"),
+      chargeGrossMinorUnits: IntegerBetween(0, Number.MAX_SAFE_INTEGER).annotations({
+        description: "The gross charge accepted (minor units), as BOOKING_LATE_CANCELLATION_DECISION_REQUIRED named it."
+      })
+    }).annotations({ identifier: "LateCancellationDecision" })
+  )
+}) {}
+
+export class RescheduleBookingRequest extends Schema.Class<RescheduleBookingRequest>("RescheduleBookingRequest")({
+  rescheduleId: BoundedText(1, 200).annotations({
+    description: "The caller's idempotency key: the same rescheduleId with the same body answers the request again."
+  }),
+  period: Schema.optional(PeriodInput),
+  stay: Schema.optional(StayInput),
+  addOns: Schema.optional(Schema.Array(AddOnOrderInput).pipe(Schema.maxItems(100))).annotations({
+    description: "The add-on lines of the moved booking; when absent, the current ones (their delivery times must fit)."
+  }),
+  currency: Schema.optional(Currency)
+}) {}
+
 export class CompanyLookupRequest extends Schema.Class<CompanyLookupRequest>("CompanyLookupRequest")({
   country: RegistryCountry,
   organisationNumber: BoundedText(1, 32)
@@ -150,6 +177,7 @@ export const BookingRequestListParams = Schema.Struct({
 export const AddOnProductPage = Page(AddOnProduct, "AddOnProductPage")
 
 const ResourcePath = Schema.Struct({ resourceId: BookableResourceId })
+const BookingPath = Schema.Struct({ bookingId: BookingId })
 
 const CHECK_CODES =
   "`BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`, `BOOKING_NIGHT_PRICING_REQUIRES_DATE_INTERVAL`, " +
@@ -282,8 +310,52 @@ export class BookingGroup extends HttpApiGroup.make("booking")
       )
   )
   .add(
+    HttpApiEndpoint.post("cancelBookingRequest", "/v1/booking/booking-requests/:bookingId/cancel")
+      .setPath(BookingPath)
+      .setPayload(body(CancelBookingRequest))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Cancel a booking request")
+      .annotate(
+        OpenApi.Description,
+        "Cancels a pending or approved request this Application made; its slot is free at once. A pending request, " +
+          "or an approved one before its cancellation deadline (start less the resource's " +
+          "`cancellationNoticeMinutes`), is cancelled free. Past the deadline the resource's late terms decide: none " +
+          "→ refused; a charge → the caller repeats with `lateCancellation` naming the charge it accepts, which the " +
+          "request then carries. Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
+          "it is; another body or another request 409 `BOOKING_REQUEST_ID_ALREADY_USED`. Refusals, in the check's " +
+          "order: 400 `BOOKING_NOT_RESCHEDULABLE` (declined, expired or already cancelled), " +
+          "`BOOKING_ALREADY_STARTED`, `BOOKING_NOT_PAST_CANCELLATION_DEADLINE` (a decision while still free), " +
+          "`BOOKING_CANCELLATION_NOTICE_EXPIRED`, `BOOKING_LATE_CANCELLATION_DECISION_REQUIRED` (its `detail` names the " +
+          "gross charge: the resource's `lateCancellationChargeBasisPoints` of the price, net and VAT each rounded " +
+          "half away from zero); 409 `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED` when the accepted charge is not " +
+          "the charge now. 404 when it does not exist or another Application made it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("rescheduleBookingRequest", "/v1/booking/booking-requests/:bookingId/reschedule")
+      .setPath(BookingPath)
+      .setPayload(body(RescheduleBookingRequest))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Move a booking request to another time")
+      .annotate(
+        OpenApi.Description,
+        "Moves a pending or approved request this Application made to a new `period` or `stay` (exactly one), " +
+          "with the same checks and pricing as a new request, its own time left out; it keeps its id and status and " +
+          "takes the new price. An approved booking moves only before its cancellation deadline. Idempotent by " +
+          "`rescheduleId` as cancel is by `cancellationId` (409 `BOOKING_REQUEST_ID_ALREADY_USED`). Refusals, in " +
+          "order: 400 `BOOKING_NOT_RESCHEDULABLE`, `BOOKING_ALREADY_STARTED`, `BOOKING_CANCELLATION_NOTICE_EXPIRED`, " +
+          `then a new request's: ${CHECK_CODES}. Of concurrent reschedules into one slot exactly one moves; the ` +
+          "rest get 409 `BOOKING_SLOT_TAKEN`. 404 when the request does not exist, another Application made it or " +
+          "the Application may no longer sell its resource."
+      )
+  )
+  .add(
     HttpApiEndpoint.get("getBookingRequest", "/v1/booking/booking-requests/:bookingId")
-      .setPath(Schema.Struct({ bookingId: BookingId }))
+      .setPath(BookingPath)
       .addSuccess(BookingRequest)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Get a booking request")

@@ -89,6 +89,14 @@ export class BookableResource extends Schema.Class<BookableResource>("BookableRe
     }),
     nightStays: Schema.optional(NightStays),
     priceRules: Schema.Array(PriceRule),
+    cancellationNoticeMinutes: Schema.optional(NonNegativeCount).annotations({
+      description: "An approved booking is cancelled or rescheduled free until this many minutes before it starts (0 when absent)."
+    }),
+    lateCancellationChargeBasisPoints: Schema.optional(NonNegativeCount).annotations({
+      description:
+        "After that, it may still be cancelled with a charge of this share of its price (basis points); absent: a " +
+        "late cancellation is refused."
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp
   },
@@ -279,7 +287,23 @@ export class AddOnOrder extends Schema.Class<AddOnOrder>("AddOnOrder")({
   specialPortions: Schema.Array(SpecialPortion)
 }) {}
 
-export const BookingRequestStatus = Schema.Literal("pending", "approved", "declined", "expired")
+export const BookingRequestStatus = Schema.Literal("pending", "approved", "declined", "expired", "cancelled")
+
+export class LateCancellationCharge extends Schema.Class<LateCancellationCharge>("LateCancellationCharge")(
+  {
+    decision: Schema.Literal("charged", "waived"),
+    chargeBasisPoints: NonNegativeCount,
+    currency: Currency,
+    netMinorUnits: MinorUnits,
+    vatMinorUnits: MinorUnits,
+    grossMinorUnits: MinorUnits
+  },
+  {
+    description:
+      "What a late cancellation costs: the resource's share of the booking's price (net and VAT each rounded half " +
+      "away from zero); `waived` (by an operator) charges nothing."
+  }
+) {}
 
 export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest")(
   {
@@ -291,7 +315,7 @@ export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest
     status: BookingRequestStatus.annotations({
       description:
         "`pending` holds the slot until `holdExpiresAt`; an operator approves or declines it; `expired` when the " +
-        "hold ran out first."
+        "hold ran out first; `cancelled` by the website or an operator (the slot is free at once)."
     }),
     period: Schema.optional(BookingPeriod),
     stay: Schema.optional(BookingStay),
@@ -308,6 +332,11 @@ export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest
     declinedAt: Schema.optional(Timestamp),
     declineReason: Schema.optional(Schema.String),
     expiredAt: Schema.optional(Timestamp),
+    cancelledAt: Schema.optional(Timestamp),
+    cancelledBy: Schema.optional(Schema.Literal("application", "operator")),
+    cancellationReason: Schema.optional(Schema.String),
+    lateCancellation: Schema.optional(LateCancellationCharge),
+    rescheduledAt: Schema.optional(Timestamp.annotations({ description: "When it was last moved to another time." })),
     createdAt: Timestamp,
     updatedAt: Timestamp
   },

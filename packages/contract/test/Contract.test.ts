@@ -71,6 +71,8 @@ describe("openApiDocument", () => {
       "POST /v1/billing/invoices/{invoiceId}/report-write-off",
       "POST /v1/booking/booking-requests",
       "POST /v1/booking/booking-requests/preview",
+      "POST /v1/booking/booking-requests/{bookingId}/cancel",
+      "POST /v1/booking/booking-requests/{bookingId}/reschedule",
       "POST /v1/booking/company-lookups",
       "POST /v1/crm/signing-attempts/{attemptId}/declined",
       "POST /v1/crm/signing-attempts/{attemptId}/expired",

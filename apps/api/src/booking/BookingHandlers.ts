@@ -23,6 +23,7 @@ import {
   BookingPreview,
   BookingRequest,
   CompanyLookup,
+  LateCancellationCharge,
   PriceBreakdown
 } from "@propline/contract/BookingRecords"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
@@ -57,10 +58,11 @@ const toPrice = (price: PriceRecord): PriceBreakdown => new PriceBreakdown(price
 
 /** Domain record → contract class, its status as of `now` (a pending hold past its time reads `expired`). */
 export const toBookingRequest = (record: BookingRequestRecord, now: Date): BookingRequest => {
-  const { time, fingerprint: _fingerprint, requestedBy: _requestedBy, blockedStart: _b, blockedEnd: _e, price, ...fields } = record
+  const { time, fingerprint: _fingerprint, requestedBy: _requestedBy, blockedStart: _b, blockedEnd: _e, price, lateCancellation, ...fields } = record
   return new BookingRequest(
     {
       ...fields,
+      ...(lateCancellation === undefined ? {} : { lateCancellation: new LateCancellationCharge(lateCancellation, true) }),
       status: statusAt(record, now),
       ...(time._tag === "Period"
         ? { period: { start: time.start, end: time.end } }
@@ -263,6 +265,44 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
           )
           const now = yield* currentTime
           return { items: page.items.map((record) => toBookingRequest(record, now)), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("cancelBookingRequest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const { cancellationId, ...body } = payload
+          const record = yield* booking
+            .cancel(
+              principal,
+              path.bookingId,
+              { changeId: cancellationId, fingerprint: requestFingerprint(body) },
+              {
+                ...(payload.reason === undefined ? {} : { reason: payload.reason }),
+                ...(payload.lateCancellation === undefined ? {} : { lateCancellation: payload.lateCancellation })
+              }
+            )
+            .pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
+        })
+      )
+      .handle("rescheduleBookingRequest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const time = yield* timeOf(payload)
+          const { rescheduleId, ...body } = payload
+          const record = yield* booking
+            .reschedule(
+              principal,
+              path.bookingId,
+              { changeId: rescheduleId, fingerprint: requestFingerprint(body) },
+              {
+                time,
+                ...(payload.addOns === undefined ? {} : { addOns: addOnsOf(payload.addOns) }),
+                ...(payload.currency === undefined ? {} : { currency: payload.currency })
+              }
+            )
+            .pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
         })
       )
       .handle("getBookingRequestByRequestId", ({ path }) =>
