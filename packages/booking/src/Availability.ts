@@ -5,6 +5,11 @@
  *
  * @since 0.1.0
  */
+import type { Currency } from "@propline/billing/Invoice"
+import { Either } from "effect"
+import type { AddOnLineCommand } from "./AddOnProduct.js"
+import { type BookingState, checkBooking } from "./BookingCheck.js"
+import { MAX_PRICED_STARTS, QueryTooLarge } from "./BookingRefusal.js"
 import type { BookableResource } from "./Resource.js"
 import { type Interval, clip, subtract, within } from "./internal/intervals.js"
 import { earliestStart, horizonEnd, keptOutBy, openWithin } from "./internal/timeline.js"
@@ -164,4 +169,76 @@ export const bookableStarts = (
     }
   }
   return starts.sort((a, b) => a - b).map((start) => new Date(start))
+}
+
+/**
+ * An add-on a website prices with every start: `quantity` of the product, delivered at the booking's start.
+ *
+ * @since 0.2.0
+ */
+export interface StartAddOn {
+  readonly addOnProductId: string
+  readonly quantity: number
+}
+
+/**
+ * A start time and what a booking of the asked duration (and add-ons) starting there costs now: totals in minor
+ * units of `currency` (net, VAT, gross; the sums of the breakdown preview answers).
+ *
+ * @since 0.2.0
+ */
+export interface PricedStart {
+  readonly start: Date
+  readonly currency: Currency
+  readonly totalNetMinorUnits: number
+  readonly totalVatMinorUnits: number
+  readonly totalGrossMinorUnits: number
+}
+
+/**
+ * The price of each of `starts` (issue 26, item 3): for each, the very check a preview runs (`checkBooking`, so
+ * the same rules and the same pricing functions) on a period of `durationMinutes` from it, with `addOns` delivered
+ * at the start. A start whose booking the check refuses — an add-on's lead time, cut-off or delivery hours, or no
+ * price rule covering it — is left out; so a start listed here previews, and requests, at this price while the
+ * state is unchanged. In the order of `starts`. Refuses more than {@link MAX_PRICED_STARTS} starts with
+ * `QueryTooLarge` (`VALIDATION_FAILED` at `/to`, 400).
+ *
+ * @since 0.2.0
+ */
+export const pricedStarts = (
+  state: BookingState,
+  starts: ReadonlyArray<Date>,
+  durationMinutes: number,
+  addOns: ReadonlyArray<StartAddOn>,
+  now: Date
+): Either.Either<ReadonlyArray<PricedStart>, QueryTooLarge> => {
+  if (starts.length > MAX_PRICED_STARTS) {
+    return Either.left(
+      new QueryTooLarge({
+        issues: [{ path: "/to", message: `with prices=true, must leave at most ${MAX_PRICED_STARTS} start times; ask a shorter window` }],
+        detail: "The request is not valid; see issues."
+      })
+    )
+  }
+  const priced: Array<PricedStart> = []
+  for (const start of starts) {
+    const lines: ReadonlyArray<AddOnLineCommand> = addOns.map((addOn) => ({
+      addOnProductId: addOn.addOnProductId,
+      quantity: addOn.quantity,
+      deliverAt: start,
+      specialPortions: []
+    }))
+    const end = new Date(start.getTime() + minutesMs(durationMinutes))
+    const checked = checkBooking(state, { time: { _tag: "Period", start, end }, addOns: lines }, now)
+    if (Either.isLeft(checked)) continue
+    const price = checked.right.price
+    priced.push({
+      start,
+      currency: price.currency,
+      totalNetMinorUnits: price.totalNetMinorUnits,
+      totalVatMinorUnits: price.totalVatMinorUnits,
+      totalGrossMinorUnits: price.totalGrossMinorUnits
+    })
+  }
+  return Either.right(priced)
 }

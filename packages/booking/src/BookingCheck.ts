@@ -19,8 +19,11 @@ import {
   AddOnOrderLeadTooShort,
   AddOnProductRetired,
   AddOnSpecialPortionsInvalid,
+  AlreadyStarted,
+  type BookingChangeRefusal,
   type BookingCheckRefusal,
   BufferConflict,
+  CancellationNoticeExpired,
   DateIntervalEmpty,
   DateIntervalRequiresNightPricing,
   DurationNotOnIncrement,
@@ -28,7 +31,11 @@ import {
   DurationTooShort,
   HorizonExceeded,
   InThePast,
+  LateCancellationDecisionRequired,
+  LateCancellationItemsChanged,
   NightPricingRequiresDateInterval,
+  NotPastCancellationDeadline,
+  NotReschedulable,
   NoticeTooShort,
   OutsideOpenHours,
   ResourceCurrencyMismatch,
@@ -40,6 +47,7 @@ import {
 import { breakdown, type PriceBreakdown, priceAddOns, pricePeriod, priceStay } from "./Pricing.js"
 import { type BookableResource, minutesOfLocalTime } from "./Resource.js"
 import { type Interval, overlaps, within } from "./internal/intervals.js"
+import { proRata } from "./internal/rounding.js"
 import { scheduleWithin } from "./internal/schedule.js"
 import {
   bufferedSpan,
@@ -73,6 +81,50 @@ export interface BookingCommand {
   readonly time: BookingTime
   readonly addOns: ReadonlyArray<AddOnLineCommand>
   readonly currency?: Currency
+  /** Present when the command moves an existing booking (a reschedule) rather than asking a new one. */
+  readonly change?: BookingChange
+}
+
+/**
+ * A caller's decision about a late cancellation: `charge` (be charged; a website names the gross charge it
+ * accepts, `chargeGrossMinorUnits`) or `waive` (an operator only: cancel without a charge).
+ *
+ * @since 0.2.0
+ */
+export type LateCancellationDecision =
+  | { readonly decision: "charge"; readonly chargeGrossMinorUnits?: number }
+  | { readonly decision: "waive" }
+
+/**
+ * A change to an existing booking, checked before anything else: a `Reschedule` to the command's time, or a
+ * `Cancel`. `booking` is the booking as it is (`status` as it reads now, `start`, `price`); `by` who asks.
+ *
+ * @since 0.2.0
+ */
+export interface BookingChange {
+  readonly _tag: "Reschedule" | "Cancel"
+  readonly booking: {
+    readonly status: "pending" | "approved" | "declined" | "expired" | "cancelled"
+    readonly start: Date
+    readonly price: PriceBreakdown
+  }
+  readonly by: "application" | "operator"
+  readonly lateCancellation?: LateCancellationDecision
+}
+
+/**
+ * What a late cancellation costs: the resource's share (`chargeBasisPoints`) of the booking's price, net and VAT
+ * each rounded half away from zero, gross their sum; `decision` `charged` or `waived` (then nothing is due).
+ *
+ * @since 0.2.0
+ */
+export interface LateCancellationCharge {
+  readonly decision: "charged" | "waived"
+  readonly chargeBasisPoints: number
+  readonly currency: Currency
+  readonly netMinorUnits: number
+  readonly vatMinorUnits: number
+  readonly grossMinorUnits: number
 }
 
 /**
@@ -105,13 +157,21 @@ export interface CheckedBooking {
 }
 
 /**
- * The codes the check can answer, in the order it tries them. The first three decide what the request means
- * (which kind of time it asks for, and that a stay has nights) and so come before the rules that read that
- * time; the rest follow the order of the booking issue.
+ * The codes the check can answer, in the order it tries them. The first six are about the booking a change
+ * (cancel, reschedule; issue 26) acts on, and are tried only for a change: is it still live, has it started, is
+ * it past its cancellation deadline and on what terms. The next three decide what the request means (which kind
+ * of time it asks for, and that a stay has nights) and so come before the rules that read that time; the rest
+ * follow the order of the booking issue.
  *
  * @since 0.1.0
  */
 export const CHECK_ORDER = [
+  "BOOKING_NOT_RESCHEDULABLE",
+  "BOOKING_ALREADY_STARTED",
+  "BOOKING_NOT_PAST_CANCELLATION_DEADLINE",
+  "BOOKING_CANCELLATION_NOTICE_EXPIRED",
+  "BOOKING_LATE_CANCELLATION_DECISION_REQUIRED",
+  "BOOKING_LATE_CANCELLATION_ITEMS_CHANGED",
   "BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING",
   "BOOKING_NIGHT_PRICING_REQUIRES_DATE_INTERVAL",
   "BOOKING_DATE_INTERVAL_EMPTY",
@@ -197,6 +257,115 @@ export const resolveTime = (
   }
   return Either.right({ period: { start: time.start.getTime(), end: time.end.getTime() } })
 }
+
+/**
+ * The cancellation deadline of a booking: its start less the resource's cancellation notice.
+ *
+ * @since 0.2.0
+ */
+export const cancellationDeadline = (resource: BookableResource, start: Date): Date =>
+  new Date(start.getTime() - minutesMs(resource.cancellationNoticeMinutes ?? 0))
+
+const lateCharge = (
+  resource: BookableResource,
+  price: PriceBreakdown,
+  decision: "charged" | "waived"
+): LateCancellationCharge => {
+  const basisPoints = decision === "waived" ? 0 : resource.lateCancellationChargeBasisPoints ?? 0
+  const net = proRata(price.totalNetMinorUnits, basisPoints, 10_000)
+  const vat = proRata(price.totalVatMinorUnits, basisPoints, 10_000)
+  return { decision, chargeBasisPoints: basisPoints, currency: price.currency, netMinorUnits: net, vatMinorUnits: vat, grossMinorUnits: net + vat }
+}
+
+/**
+ * The first six checks of {@link CHECK_ORDER}, for a change to `change.booking`: the refusal, or what a
+ * cancellation now costs (`lateCancellation`, absent when it is free). Shared by {@link checkBooking} (a
+ * reschedule) and {@link checkCancellation}.
+ */
+const changeCheck = (
+  resource: BookableResource,
+  change: BookingChange,
+  now: number
+): Either.Either<{ readonly lateCancellation?: LateCancellationCharge }, BookingChangeRefusal> => {
+  const { booking } = change
+  if (booking.status !== "pending" && booking.status !== "approved") {
+    return Either.left(
+      new NotReschedulable({
+        bookingStatus: booking.status,
+        detail: `The booking request is ${booking.status}; only a pending or approved one can be moved or cancelled.`
+      })
+    )
+  }
+  if (booking.start.getTime() <= now) {
+    return Either.left(new AlreadyStarted({ start: booking.start, detail: "The booking has started; it can no longer be moved or cancelled." }))
+  }
+  const deadline = cancellationDeadline(resource, booking.start)
+  // A pending request binds no one yet: it is withdrawn or moved free until it starts.
+  const late = booking.status === "approved" && now >= deadline.getTime()
+  const decision = change.lateCancellation
+  if (!late) {
+    return decision === undefined
+      ? Either.right({})
+      : Either.left(
+          new NotPastCancellationDeadline({
+            deadline,
+            detail: "The booking can still be cancelled free; cancel it without a late-cancellation decision."
+          })
+        )
+  }
+  const waived = change.by === "operator" && decision?.decision === "waive"
+  if (change._tag === "Reschedule" || (resource.lateCancellationChargeBasisPoints === undefined && !waived)) {
+    return Either.left(
+      new CancellationNoticeExpired({
+        deadline,
+        cancellationNoticeMinutes: resource.cancellationNoticeMinutes ?? 0,
+        detail:
+          change._tag === "Reschedule"
+            ? "The booking's cancellation deadline has passed; it can no longer be moved."
+            : "The booking's cancellation deadline has passed and the resource takes no late cancellations."
+      })
+    )
+  }
+  const charge = lateCharge(resource, booking.price, "charged")
+  if (decision === undefined) {
+    return Either.left(
+      new LateCancellationDecisionRequired({
+        deadline,
+        currency: charge.currency,
+        chargeGrossMinorUnits: charge.grossMinorUnits,
+        detail: `The cancellation is late: repeat it with the decision to be charged ${charge.grossMinorUnits} (minor units, ${charge.currency}).`
+      })
+    )
+  }
+  if (waived) return Either.right({ lateCancellation: lateCharge(resource, booking.price, "waived") })
+  if (decision.decision === "charge" && decision.chargeGrossMinorUnits !== undefined && decision.chargeGrossMinorUnits !== charge.grossMinorUnits) {
+    return Either.left(
+      new LateCancellationItemsChanged({
+        chargeGrossMinorUnits: charge.grossMinorUnits,
+        detail: `The late-cancellation charge is now ${charge.grossMinorUnits}, not the ${decision.chargeGrossMinorUnits} accepted.`
+      })
+    )
+  }
+  return Either.right({ lateCancellation: charge })
+}
+
+/**
+ * Checks a cancellation of `change.booking` (a `Cancel` change): the first six checks of {@link CHECK_ORDER},
+ * and what it costs. A pending request, or an approved booking before its deadline (start − the resource's
+ * `cancellationNoticeMinutes`), is cancelled free; a decision then is `BOOKING_NOT_PAST_CANCELLATION_DEADLINE`.
+ * Past the deadline: without late terms (`lateCancellationChargeBasisPoints`) → `BOOKING_CANCELLATION_NOTICE_EXPIRED`
+ * (an operator may still `waive`); without a decision → `BOOKING_LATE_CANCELLATION_DECISION_REQUIRED` (with the
+ * charge); a `charge` decision naming another gross charge → `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED` (409).
+ * Not live → `BOOKING_NOT_RESCHEDULABLE`; started → `BOOKING_ALREADY_STARTED`.
+ *
+ * @since 0.2.0
+ */
+export const checkCancellation = (
+  resource: BookableResource,
+  change: BookingChange,
+  now: Date
+): Either.Either<{ readonly lateCancellation?: LateCancellationCharge }, BookingChangeRefusal> =>
+  changeCheck(resource, { ...change, _tag: "Cancel" }, now.getTime())
 
 interface Context {
   readonly state: BookingState
@@ -429,6 +598,9 @@ const TIME_CHECKS: ReadonlyArray<Check> = [
 /**
  * Checks a booking and prices it. Answers the first refusal in {@link CHECK_ORDER}:
  *
+ * 0. for a reschedule (`command.change`), the change's checks (see {@link checkCancellation}), except that an
+ *    approved booking past its cancellation deadline is not moved at all (`BOOKING_CANCELLATION_NOTICE_EXPIRED`);
+ *    the other bookings in `state` must leave out the one being moved;
  * 1. the kind of time fits the resource's pricing: a stay of a resource priced by time →
  *    `BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`; a period of one priced by the night →
  *    `BOOKING_NIGHT_PRICING_REQUIRES_DATE_INTERVAL`; a stay with no nights → `BOOKING_DATE_INTERVAL_EMPTY`;
@@ -452,7 +624,7 @@ const TIME_CHECKS: ReadonlyArray<Check> = [
  * 7. pricing (see `Pricing.ts`) → `BOOKING_PRICE_RULE_AMBIGUOUS` / `BOOKING_PRICE_RULE_NOT_APPLICABLE`;
  * 8. the command's currency, or an add-on product's, is not the resource's → `BOOKING_RESOURCE_CURRENCY_MISMATCH`.
  *
- * Every refusal is 400 except `BOOKING_SLOT_TAKEN` (409).
+ * Every refusal is 400 except `BOOKING_SLOT_TAKEN` and `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED` (409).
  *
  * @since 0.1.0
  */
@@ -462,6 +634,10 @@ export const checkBooking = (
   now: Date
 ): Either.Either<CheckedBooking, BookingCheckRefusal> => {
   const { resource } = state
+  if (command.change !== undefined) {
+    const changed = changeCheck(resource, { ...command.change, _tag: "Reschedule" }, now.getTime())
+    if (Either.isLeft(changed)) return Either.left(changed.left)
+  }
   const resolved = resolveTime(resource, command.time)
   if (Either.isLeft(resolved)) return Either.left(resolved.left)
   const asked = resolved.right

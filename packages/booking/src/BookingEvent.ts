@@ -57,11 +57,35 @@ export interface BookingRequestExpired extends BookingRequestEventFields {
 }
 
 /**
+ * The website or an operator cancelled a booking request; its slot is free again.
+ *
+ * @since 0.2.0
+ */
+export interface BookingRequestCancelled extends BookingRequestEventFields {
+  readonly _tag: "booking.booking_request.cancelled"
+}
+
+/**
+ * A booking request was moved to another time (its price may have changed).
+ *
+ * @since 0.2.0
+ */
+export interface BookingRequestRescheduled extends BookingRequestEventFields {
+  readonly _tag: "booking.booking_request.rescheduled"
+}
+
+/**
  * Any booking event; `_tag` is the event type as webhooks name it.
  *
  * @since 0.1.0
  */
-export type BookingEvent = BookingRequestCreated | BookingRequestApproved | BookingRequestDeclined | BookingRequestExpired
+export type BookingEvent =
+  | BookingRequestCreated
+  | BookingRequestApproved
+  | BookingRequestDeclined
+  | BookingRequestExpired
+  | BookingRequestCancelled
+  | BookingRequestRescheduled
 
 /**
  * A booking event type name, such as `booking.booking_request.approved`.
@@ -75,7 +99,9 @@ const eventTypes: { readonly [Type in BookingEventType]: null } = {
   "booking.booking_request.created": null,
   "booking.booking_request.approved": null,
   "booking.booking_request.declined": null,
-  "booking.booking_request.expired": null
+  "booking.booking_request.expired": null,
+  "booking.booking_request.cancelled": null,
+  "booking.booking_request.rescheduled": null
 }
 
 /**

@@ -14,6 +14,23 @@ import { Refusal } from "@propline/refusal/Refusal"
 import type { PriceUnit } from "./Resource.js"
 
 /**
+ * `VALIDATION_FAILED`, 400: a query this package bounds asks too much, such as prices for more start times than
+ * {@link MAX_PRICED_STARTS}; `issues` names the field (JSON Pointer) and why.
+ *
+ * @since 0.2.0
+ */
+export class QueryTooLarge extends Refusal("QueryTooLarge", "VALIDATION_FAILED", 400)<{
+  readonly issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
+}> {}
+
+/**
+ * The most start times one availability answer prices (`prices=true`): each is one run of the preview's check.
+ *
+ * @since 0.2.0
+ */
+export const MAX_PRICED_STARTS = 5000
+
+/**
  * `BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`, 400: a stay (check-in and check-out dates) was asked of a
  * resource priced by time; ask a period (start and end) instead.
  *
@@ -355,6 +372,86 @@ export type BookingCheckRefusal =
   | PriceRuleAmbiguous
   | PriceRuleNotApplicable
   | ResourceCurrencyMismatch
+  | BookingChangeRefusal
+
+/**
+ * `BOOKING_NOT_RESCHEDULABLE`, 400: the booking request is no longer live (`declined`, `expired` or `cancelled`),
+ * so it can be neither moved nor cancelled.
+ *
+ * @since 0.2.0
+ */
+export class NotReschedulable extends Refusal("NotReschedulable", "BOOKING_NOT_RESCHEDULABLE", 400)<{
+  readonly bookingStatus: string
+}> {}
+
+/**
+ * `BOOKING_ALREADY_STARTED`, 400: the booking has started; it can be neither moved nor cancelled.
+ *
+ * @since 0.2.0
+ */
+export class AlreadyStarted extends Refusal("AlreadyStarted", "BOOKING_ALREADY_STARTED", 400)<{ readonly start: Date }> {}
+
+/**
+ * `BOOKING_NOT_PAST_CANCELLATION_DEADLINE`, 400: a late-cancellation decision was given for a booking that can
+ * still be cancelled free (before `deadline`, or a pending request); cancel it without one.
+ *
+ * @since 0.2.0
+ */
+export class NotPastCancellationDeadline extends Refusal(
+  "NotPastCancellationDeadline",
+  "BOOKING_NOT_PAST_CANCELLATION_DEADLINE",
+  400
+)<{ readonly deadline: Date }> {}
+
+/**
+ * `BOOKING_CANCELLATION_NOTICE_EXPIRED`, 400: the approved booking's cancellation deadline (`deadline` = start −
+ * the resource's cancellation notice) has passed and the resource has no late-cancellation terms (a cancellation),
+ * or a reschedule was asked after it.
+ *
+ * @since 0.2.0
+ */
+export class CancellationNoticeExpired extends Refusal(
+  "CancellationNoticeExpired",
+  "BOOKING_CANCELLATION_NOTICE_EXPIRED",
+  400
+)<{ readonly deadline: Date; readonly cancellationNoticeMinutes: number }> {}
+
+/**
+ * `BOOKING_LATE_CANCELLATION_DECISION_REQUIRED`, 400: the cancellation is late and the resource charges for it;
+ * repeat with the decision to be charged `chargeGrossMinorUnits` (of `currency`).
+ *
+ * @since 0.2.0
+ */
+export class LateCancellationDecisionRequired extends Refusal(
+  "LateCancellationDecisionRequired",
+  "BOOKING_LATE_CANCELLATION_DECISION_REQUIRED",
+  400
+)<{ readonly deadline: Date; readonly currency: Currency; readonly chargeGrossMinorUnits: number }> {}
+
+/**
+ * `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED`, 409: the charge the caller accepted is not the charge now (the
+ * booking was rescheduled or its price changed since); `chargeGrossMinorUnits` is the charge now.
+ *
+ * @since 0.2.0
+ */
+export class LateCancellationItemsChanged extends Refusal(
+  "LateCancellationItemsChanged",
+  "BOOKING_LATE_CANCELLATION_ITEMS_CHANGED",
+  409
+)<{ readonly chargeGrossMinorUnits: number }> {}
+
+/**
+ * The refusals of a change to a booking (cancel, reschedule), in the order the check tries them.
+ *
+ * @since 0.2.0
+ */
+export type BookingChangeRefusal =
+  | NotReschedulable
+  | AlreadyStarted
+  | NotPastCancellationDeadline
+  | CancellationNoticeExpired
+  | LateCancellationDecisionRequired
+  | LateCancellationItemsChanged
 
 /**
  * Any refusal of this package.

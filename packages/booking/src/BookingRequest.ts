@@ -3,14 +3,25 @@
  * `GET /v1/booking/booking-requests/{bookingId}`; decisions.md section 7):
  *
  * `pending` (holds its slot) → `approved` (an operator approves) | `declined` (an operator declines) |
- * `expired` (the hold ran out first). A request is idempotent by the caller's `requestId`: the same body again
+ * `expired` (the hold ran out first); `pending` or `approved` → `cancelled` (the website or an operator cancels
+ * it; the slot is free at once). A live (`pending`, `approved`) request may be rescheduled: it keeps its status
+ * and moves to a new time the check accepts. A request is idempotent by the caller's `requestId`: the same body again
  * gives the same record; another body is `BOOKING_REQUEST_ID_ALREADY_USED` (409).
  *
  * @since 0.1.0
  */
 import { Either, Option } from "effect"
 import type { AddOnLineCommand } from "./AddOnProduct.js"
-import { type BookingCommand, type BookingState, type BookingTime, checkBooking } from "./BookingCheck.js"
+import {
+  type BookingCommand,
+  type BookingState,
+  type BookingTime,
+  checkBooking,
+  checkCancellation,
+  type CheckedBooking,
+  type LateCancellationCharge,
+  type LateCancellationDecision
+} from "./BookingCheck.js"
 import type { BookingEvent, BookingEventType } from "./BookingEvent.js"
 import {
   ApprovalWindowPassed,
@@ -28,7 +39,7 @@ import { minutesMs } from "./internal/zoned.js"
  *
  * @since 0.1.0
  */
-export type BookingRequestStatus = "pending" | "approved" | "declined" | "expired"
+export type BookingRequestStatus = "pending" | "approved" | "declined" | "expired" | "cancelled"
 
 /**
  * The guest the booking is for: `name` (1 to 200 characters), `email`, optional `phone`.
@@ -88,6 +99,11 @@ export interface BookingRequestRecord {
   readonly declinedAt?: Date
   readonly declineReason?: string
   readonly expiredAt?: Date
+  readonly cancelledAt?: Date
+  readonly cancelledBy?: "application" | "operator"
+  readonly cancellationReason?: string
+  readonly lateCancellation?: LateCancellationCharge
+  readonly rescheduledAt?: Date
 }
 
 /**
@@ -123,6 +139,16 @@ const event = (type: BookingEventType, record: BookingRequestRecord, at: Date): 
   operationalContextId: record.operationalContextId,
   resourceId: record.resourceId,
   at
+})
+
+/** A record's booked time as the check read it: the asked time, the held period, its buffered span and nights. */
+const bookedTime = (time: BookingTime, checked: CheckedBooking) => ({
+  time,
+  start: checked.start,
+  end: checked.end,
+  blockedStart: checked.blockedStart,
+  blockedEnd: checked.blockedEnd,
+  ...(checked.nights === undefined ? {} : { nights: checked.nights })
 })
 
 const canonical = (value: unknown): unknown => {
@@ -181,12 +207,7 @@ export const requestBooking = (
       resourceId: state.resource.id,
       requestedBy: command.requestedBy,
       status: "pending",
-      time: command.time,
-      start: checked.start,
-      end: checked.end,
-      blockedStart: checked.blockedStart,
-      blockedEnd: checked.blockedEnd,
-      ...(checked.nights === undefined ? {} : { nights: checked.nights }),
+      ...bookedTime(command.time, checked),
       guest: command.guest,
       ...(command.company === undefined ? {} : { company: command.company }),
       ...(command.message === undefined ? {} : { message: command.message }),
@@ -294,3 +315,101 @@ export const expire = (record: BookingRequestRecord, now: Date): Option.Option<B
   }
   return Option.some({ record: expired, events: [event("booking.booking_request.expired", expired, now)] })
 }
+
+/**
+ * A cancellation: who asks (`application` — the website that made it — or `operator`), an optional `reason`
+ * (1 to 1000 characters) and, for a late one, the caller's decision.
+ *
+ * @since 0.2.0
+ */
+export interface CancelCommand {
+  readonly by: "application" | "operator"
+  readonly reason?: string
+  readonly lateCancellation?: LateCancellationDecision
+}
+
+/**
+ * Cancels a live booking request (issue 26): `pending`/`approved` → `cancelled`, `cancelledAt` = `updatedAt` =
+ * `now`, with the late-cancellation charge when it was late; the slot is free at once. Emits
+ * `booking.booking_request.cancelled`. Refusals come from the check ({@link checkCancellation}, in
+ * `CHECK_ORDER`): `BOOKING_NOT_RESCHEDULABLE`, `BOOKING_ALREADY_STARTED`, `BOOKING_NOT_PAST_CANCELLATION_DEADLINE`,
+ * `BOOKING_CANCELLATION_NOTICE_EXPIRED`, `BOOKING_LATE_CANCELLATION_DECISION_REQUIRED` (400) and
+ * `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED` (409).
+ *
+ * @since 0.2.0
+ */
+export const cancel = (
+  state: Pick<BookingState, "resource">,
+  record: BookingRequestRecord,
+  command: CancelCommand,
+  now: Date
+): Either.Either<BookingRequestTransition, BookingCheckRefusal> =>
+  Either.map(
+    checkCancellation(
+      state.resource,
+      {
+        _tag: "Cancel",
+        booking: { status: statusAt(record, now), start: record.start, price: record.price },
+        by: command.by,
+        ...(command.lateCancellation === undefined ? {} : { lateCancellation: command.lateCancellation })
+      },
+      now
+    ),
+    (checked) => {
+      const cancelled: BookingRequestRecord = {
+        ...record,
+        status: "cancelled",
+        cancelledAt: now,
+        cancelledBy: command.by,
+        ...(command.reason === undefined ? {} : { cancellationReason: command.reason }),
+        ...(checked.lateCancellation === undefined ? {} : { lateCancellation: checked.lateCancellation }),
+        updatedAt: now
+      }
+      return { record: cancelled, events: [event("booking.booking_request.cancelled", cancelled, now)] }
+    }
+  )
+
+/**
+ * Moves a live booking request to the command's time (and add-ons), through the very check a new request runs
+ * ({@link checkBooking} with the change first); `state.otherBookings` must leave this request out. The request
+ * keeps its id, requestId and status; its period, buffered span, nights, add-ons and price become the new ones,
+ * `rescheduledAt` = `updatedAt` = `now`, and a pending request's hold never outlasts its new start. Emits
+ * `booking.booking_request.rescheduled`. Refusals: the check's, in `CHECK_ORDER`.
+ *
+ * @since 0.2.0
+ */
+export const reschedule = (
+  state: BookingState,
+  record: BookingRequestRecord,
+  command: BookingCommand & { readonly by: "application" | "operator" },
+  now: Date
+): Either.Either<BookingRequestTransition, BookingCheckRefusal> =>
+  Either.map(
+    checkBooking(
+      state,
+      {
+        time: command.time,
+        addOns: command.addOns,
+        ...(command.currency === undefined ? {} : { currency: command.currency }),
+        change: {
+          _tag: "Reschedule",
+          booking: { status: statusAt(record, now), start: record.start, price: record.price },
+          by: command.by
+        }
+      },
+      now
+    ),
+    (checked) => {
+      const { nights: _nights, ...rest } = record
+      const moved: BookingRequestRecord = {
+        ...rest,
+        ...bookedTime(command.time, checked),
+        addOns: command.addOns,
+        price: checked.price,
+        holdExpiresAt: new Date(Math.min(record.holdExpiresAt.getTime(), checked.start.getTime())),
+        rescheduledAt: now,
+        updatedAt: now
+      }
+      return { record: moved, events: [event("booking.booking_request.rescheduled", moved, now)] }
+    }
+  )

@@ -169,6 +169,16 @@ export interface BookableResource {
   readonly holdMinutes: number
   readonly nightStays?: NightStays
   readonly priceRules: ReadonlyArray<PriceRule>
+  /**
+   * Cancellation terms (issue 26): an approved booking is cancelled or rescheduled free until this many minutes
+   * before its start (0 when absent: until it starts).
+   */
+  readonly cancellationNoticeMinutes?: number
+  /**
+   * After that deadline, an approved booking may still be cancelled by a caller who accepts a charge of this share
+   * of its price, in basis points (0..10000); absent: a late cancellation is refused.
+   */
+  readonly lateCancellationChargeBasisPoints?: number
 }
 
 /**

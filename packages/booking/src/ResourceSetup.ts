@@ -138,6 +138,12 @@ export const resourceSetupIssues = (resource: BookableResource): ReadonlyArray<S
   intIn(issues, "/bufferBeforeMinutes", resource.bufferBeforeMinutes, 0, MAX_BUFFER_MINUTES)
   intIn(issues, "/bufferAfterMinutes", resource.bufferAfterMinutes, 0, MAX_BUFFER_MINUTES)
   intIn(issues, "/holdMinutes", resource.holdMinutes, 1, MAX_HOLD_MINUTES)
+  if (resource.cancellationNoticeMinutes !== undefined) {
+    intIn(issues, "/cancellationNoticeMinutes", resource.cancellationNoticeMinutes, 0, MAX_HORIZON_DAYS * 24 * 60)
+  }
+  if (resource.lateCancellationChargeBasisPoints !== undefined) {
+    intIn(issues, "/lateCancellationChargeBasisPoints", resource.lateCancellationChargeBasisPoints, 0, 10_000)
+  }
   const stays = resource.nightStays
   if (stays !== undefined) {
     const checkIn = minutesOfLocalTime(stays.checkInTime)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
 import { Temporal } from "temporal-polyfill"
-import { bookableStarts } from "../src/Availability.js"
+import { bookableStarts, pricedStarts } from "../src/Availability.js"
 import { type BookingState, checkBooking } from "../src/BookingCheck.js"
 import { requestBooking } from "../src/BookingRequest.js"
 import { pricePeriod } from "../src/Pricing.js"
@@ -205,6 +205,59 @@ describe("property: preview and request agree", () => {
         if (Either.isRight(preview) && Either.isRight(request)) expect(request.right.record.price).toStrictEqual(preview.right.price)
       }),
       { numRuns: 200 }
+    )
+  })
+})
+
+describe("property: a start availability prices is one preview and request accept at that price (issue 26)", () => {
+  const rules = fc.record({
+    zone: fc.constantFrom(...ZONES),
+    date: fc.constantFrom(...DATES),
+    bufferSteps: fc.integer({ min: 0, max: 2 }),
+    startIncrement: fc.constantFrom(15, 30, 60),
+    dayRate: fc.integer({ min: 0, max: 500_000 }),
+    nightRate: fc.integer({ min: 0, max: 500_000 }),
+    cap: fc.option(fc.integer({ min: 1, max: 2_000_000 }), { nil: undefined }),
+    vat: fc.constantFrom(0, 600, 1200, 2500),
+    durationSteps: fc.integer({ min: 1, max: 16 }),
+    taken: fc.array(fc.record({ halfHours: fc.integer({ min: 0, max: 47 }), steps: fc.integer({ min: 1, max: 8 }) }), { maxLength: 4 })
+  })
+
+  it("holds for random rules, zones, buffers and bookings", () => {
+    fc.assert(
+      fc.property(rules, (r) => {
+        const base = aroundTheClock(r.zone, r.bufferSteps)
+        const resource: BookableResource = {
+          ...base,
+          startIncrementMinutes: r.startIncrement,
+          durationIncrementMinutes: 30,
+          priceRules: [
+            { id: "night", name: "Night", unit: "hour", amountMinorUnits: r.nightRate, vatRateBasisPoints: r.vat, weekdays: EVERY_DAY, window: { from: "00:00", to: "07:00" } },
+            { id: "day", name: "Day", unit: "hour", amountMinorUnits: r.dayRate, vatRateBasisPoints: 2500, weekdays: EVERY_DAY, window: { from: "07:00", to: "24:00" } },
+            ...(r.cap === undefined ? [] : [{ id: "cap", name: "Cap", unit: "day" as const, amountMinorUnits: r.cap, vatRateBasisPoints: 2500, weekdays: EVERY_DAY }])
+          ]
+        }
+        const otherBookings = r.taken.map(({ halfHours, steps }) => {
+          const start = localStart(r.zone, r.date, 0, halfHours)
+          return { start, end: new Date(start.getTime() + steps * 30 * 60_000) }
+        })
+        const window = { from: localStart(r.zone, r.date, -1, 0), to: localStart(r.zone, r.date, 1, 0) }
+        const durationMinutes = r.durationSteps * 30
+        const state: BookingState = { resource, offeredAddOns: [], otherBookings }
+        const starts = bookableStarts(state, window, durationMinutes, NOW)
+        const priced = Either.getOrThrow(pricedStarts(state, starts, durationMinutes, [], NOW))
+        expect(priced.map((p) => p.start)).toEqual(starts)
+        for (const { start, totalGrossMinorUnits, totalNetMinorUnits } of priced) {
+          const time = { _tag: "Period" as const, start, end: new Date(start.getTime() + durationMinutes * 60_000) }
+          const previewed = checkBooking(state, { time, addOns: [] }, NOW)
+          expect(Either.isRight(previewed)).toBe(true)
+          if (Either.isLeft(previewed)) continue
+          expect([previewed.right.price.totalNetMinorUnits, previewed.right.price.totalGrossMinorUnits]).toEqual([totalNetMinorUnits, totalGrossMinorUnits])
+          const requested = requestBooking(state, { time, addOns: [], id: "b", requestId: "r", fingerprint: "f", requestedBy: "a", guest: { name: "G", email: "g@example.se" } }, NOW)
+          expect(Either.isRight(requested) && requested.right.record.price.totalGrossMinorUnits).toBe(totalGrossMinorUnits)
+        }
+      }),
+      { numRuns: 60 }
     )
   })
 })

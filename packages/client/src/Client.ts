@@ -22,7 +22,7 @@
  *   (`retryDelayMs` × 2^attempt, default 500 ms, capped at 8 s, a random half to whole of it). Safe to repeat: every
  *   GET; the money reports, idempotent by the caller's id (`reportPayment*` by `paymentId`, `reportPaymentReversed*`
  *   by the payment reversed, `reportWriteOff` by `writeOffId`: a repeat answers 200 with the current record); booking
- *   requests, idempotent by `requestId`; the booking preview and the company lookup, which change nothing. Other
+ *   requests, idempotent by `requestId`, and their cancellations and reschedules (`cancellationId`, `rescheduleId`); the booking preview and the company lookup, which change nothing. Other
  *   POSTs (pass, reject, the signing and integration reports) are refused when repeated, so they are never retried.
  *   A refused token request (429 `slow_down`, 5xx) is retried for every operation: nothing was sent yet.
  * - **Timeouts**: each attempt gets `timeoutMs` (default 30 s) for the whole response, then `TimeoutError`.

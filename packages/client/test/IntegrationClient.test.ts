@@ -106,6 +106,10 @@ const BookingTest = HttpApiBuilder.group(IntegrationApi, "booking", (handlers) =
     .handle("previewBookingRequest", missing)
     .handle("createBookingRequest", missing)
     .handle("getBookingRequest", missing)
+    .handle("listBookingRequests", () => Effect.succeed({ items: [], nextCursor: null }))
+    .handle("getBookingRequestByRequestId", missing)
+    .handle("cancelBookingRequest", missing)
+    .handle("rescheduleBookingRequest", missing)
 })
 
 const attemptId = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"

@@ -15,6 +15,7 @@ import {
   BookableResource,
   BookingPreview,
   BookingRequest,
+  BookingRequestStatus,
   CompanyLookup,
   RegistryCountry
 } from "./BookingRecords.js"
@@ -37,6 +38,24 @@ export const AvailabilityParams = Schema.Struct({
       1,
       44_640,
       "With it, the answer lists `startTimes` for a booking of this many minutes: decimal digits, 1 to 44640."
+    )
+  ),
+  prices: Schema.optional(
+    Schema.Literal("true", "false").annotations({
+      description: "`true`: also `startPrices`, each start's price for `durationMinutes` (which it needs) and `addOns`."
+    })
+  ),
+  addOns: Schema.optional(
+    Schema.String.pipe(
+      Schema.pattern(
+        /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:[1-9]\d{0,3}(,[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}:[1-9]\d{0,3}){0,19}$/
+      ),
+      Schema.annotations({
+        description:
+          "With `prices=true`: add-ons priced with every start, delivered at it: up to 20 comma-separated " +
+          "`addOnProductId:quantity` pairs (quantity 1 to 9999).",
+        message: () => ({ message: "must be up to 20 comma-separated addOnProductId:quantity pairs", override: true })
+      })
     )
   )
 })
@@ -108,15 +127,57 @@ export class CreateBookingRequest extends Schema.Class<CreateBookingRequest>("Cr
   message: Schema.optional(BoundedText(1, 2000))
 }) {}
 
+export class CancelBookingRequest extends Schema.Class<CancelBookingRequest>("CancelBookingRequest")({
+  cancellationId: BoundedText(1, 200).annotations({
+    description: "The caller's idempotency key: the same cancellationId with the same body answers the request again."
+  }),
+  reason: Schema.optional(BoundedText(1, 1000)),
+  lateCancellation: Schema.optional(
+    Schema.Struct({
+      decision: Schema.Literal("charge"),
+      chargeGrossMinorUnits: IntegerBetween(0, Number.MAX_SAFE_INTEGER).annotations({
+        description: "The gross charge accepted (minor units), as BOOKING_LATE_CANCELLATION_DECISION_REQUIRED named it."
+      })
+    }).annotations({ identifier: "LateCancellationDecision" })
+  )
+}) {}
+
+export class RescheduleBookingRequest extends Schema.Class<RescheduleBookingRequest>("RescheduleBookingRequest")({
+  rescheduleId: BoundedText(1, 200).annotations({
+    description: "The caller's idempotency key: the same rescheduleId with the same body answers the request again."
+  }),
+  period: Schema.optional(PeriodInput),
+  stay: Schema.optional(StayInput),
+  addOns: Schema.optional(Schema.Array(AddOnOrderInput).pipe(Schema.maxItems(100))).annotations({
+    description: "The add-on lines of the moved booking; when absent, the current ones (their delivery times must fit)."
+  }),
+  currency: Schema.optional(Currency)
+}) {}
+
 export class CompanyLookupRequest extends Schema.Class<CompanyLookupRequest>("CompanyLookupRequest")({
   country: RegistryCountry,
   organisationNumber: BoundedText(1, 32)
 }) {}
 
 export const BookableResourcePage = Page(BookableResource, "BookableResourcePage")
+export const BookingRequestPage = Page(BookingRequest, "BookingRequestPage")
+
+/** `?status=&resourceId=&from=&to=&limit=&cursor=` of the Application's own booking requests. */
+export const BookingRequestListParams = Schema.Struct({
+  ...PageParams.fields,
+  status: Schema.optional(
+    BookingRequestStatus.annotations({
+      description: "Only requests in this status as it reads now (a pending request past its hold reads `expired`)."
+    })
+  ),
+  resourceId: Schema.optional(BookableResourceId.annotations({ description: "Only requests for this resource." })),
+  from: Schema.optional(Instant.annotations({ description: "Only bookings that end after this instant." })),
+  to: Schema.optional(Instant.annotations({ description: "Only bookings that start before this instant (after `from`)." }))
+})
 export const AddOnProductPage = Page(AddOnProduct, "AddOnProductPage")
 
 const ResourcePath = Schema.Struct({ resourceId: BookableResourceId })
+const BookingPath = Schema.Struct({ bookingId: BookingId })
 
 const CHECK_CODES =
   "`BOOKING_DATE_INTERVAL_REQUIRES_NIGHT_PRICING`, `BOOKING_NIGHT_PRICING_REQUIRES_DATE_INTERVAL`, " +
@@ -162,8 +223,12 @@ export class BookingGroup extends HttpApiGroup.make("booking")
         "Free periods in `from`..`to` (at most 31 days): opening hours less closures, from now plus the minimum " +
           "notice to the end of the horizon, less the time pending and approved bookings keep (with both buffers). " +
           "With `durationMinutes`, also every start time (on the resource's local start grid) at which a booking of " +
-          "that length passes every time rule; none for a duration the resource does not sell. 400 " +
-          "`VALIDATION_FAILED` at `/to` for a window that does not end after `from` or exceeds 31 days."
+          "that length passes every time rule; none for a duration the resource does not sell. With `prices=true`, " +
+          "also `startPrices`: each start's price (net, VAT, gross) for that duration and the `addOns` delivered at " +
+          "the start, from the very checks and pricing functions preview runs, so a priced start previews and " +
+          "requests at that price while nothing else books it. 400 `VALIDATION_FAILED` at `/to` for a window that " +
+          "does not end after `from` or exceeds 31 days (or, with `prices=true`, holds over 5000 start times), at `/durationMinutes` for `prices=true` without it, at " +
+          "`/addOns` for add-ons without `prices=true`."
       )
   )
   .add(
@@ -221,8 +286,76 @@ export class BookingGroup extends HttpApiGroup.make("booking")
       )
   )
   .add(
+    HttpApiEndpoint.get("listBookingRequests", "/v1/booking/booking-requests")
+      .setUrlParams(BookingRequestListParams)
+      .addSuccess(BookingRequestPage)
+      .annotate(OpenApi.Summary, "List the Application's booking requests")
+      .annotate(
+        OpenApi.Description,
+        "The booking requests this Application made, oldest first (by creation), each with its status as it reads " +
+          "now. Narrowed by `status`, `resourceId` and a period the booking overlaps (`from` up to `to`). 400 " +
+          "`VALIDATION_FAILED` at `/to` when `to` is not after `from`, at `/cursor` for a cursor of another list."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getBookingRequestByRequestId", "/v1/booking/booking-requests/by-request-id/:requestId")
+      .setPath(Schema.Struct({ requestId: BoundedText(1, 200) }))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a booking request by the website's requestId")
+      .annotate(
+        OpenApi.Description,
+        "The booking request this Application made with its own `requestId` (URL-encoded in the path), so a website " +
+          "that lost a response finds what it booked. 404 when this Application made no request with that requestId."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("cancelBookingRequest", "/v1/booking/booking-requests/:bookingId/cancel")
+      .setPath(BookingPath)
+      .setPayload(body(CancelBookingRequest))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Cancel a booking request")
+      .annotate(
+        OpenApi.Description,
+        "Cancels a pending or approved request this Application made; its slot is free at once. A pending request, " +
+          "or an approved one before its cancellation deadline (start less the resource's " +
+          "`cancellationNoticeMinutes`), is cancelled free. Past the deadline the resource's late terms decide: none " +
+          "→ refused; a charge → the caller repeats with `lateCancellation` naming the charge it accepts, which the " +
+          "request then carries. Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
+          "it is; another body or another request 409 `BOOKING_REQUEST_ID_ALREADY_USED`. Refusals, in the check's " +
+          "order: 400 `BOOKING_NOT_RESCHEDULABLE` (declined, expired or already cancelled), " +
+          "`BOOKING_ALREADY_STARTED`, `BOOKING_NOT_PAST_CANCELLATION_DEADLINE` (a decision while still free), " +
+          "`BOOKING_CANCELLATION_NOTICE_EXPIRED`, `BOOKING_LATE_CANCELLATION_DECISION_REQUIRED` (its `detail` names the " +
+          "gross charge: the resource's `lateCancellationChargeBasisPoints` of the price, net and VAT each rounded " +
+          "half away from zero); 409 `BOOKING_LATE_CANCELLATION_ITEMS_CHANGED` when the accepted charge is not " +
+          "the charge now. 404 when it does not exist or another Application made it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("rescheduleBookingRequest", "/v1/booking/booking-requests/:bookingId/reschedule")
+      .setPath(BookingPath)
+      .setPayload(body(RescheduleBookingRequest))
+      .addSuccess(BookingRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Move a booking request to another time")
+      .annotate(
+        OpenApi.Description,
+        "Moves a pending or approved request this Application made to a new `period` or `stay` (exactly one), " +
+          "with the same checks and pricing as a new request, its own time left out; it keeps its id and status and " +
+          "takes the new price. An approved booking moves only before its cancellation deadline. Idempotent by " +
+          "`rescheduleId` as cancel is by `cancellationId` (409 `BOOKING_REQUEST_ID_ALREADY_USED`). Refusals, in " +
+          "order: 400 `BOOKING_NOT_RESCHEDULABLE`, `BOOKING_ALREADY_STARTED`, `BOOKING_CANCELLATION_NOTICE_EXPIRED`, " +
+          `then a new request's: ${CHECK_CODES}. Of concurrent reschedules into one slot exactly one moves; the ` +
+          "rest get 409 `BOOKING_SLOT_TAKEN`. 404 when the request does not exist, another Application made it or " +
+          "the Application may no longer sell its resource."
+      )
+  )
+  .add(
     HttpApiEndpoint.get("getBookingRequest", "/v1/booking/booking-requests/:bookingId")
-      .setPath(Schema.Struct({ bookingId: BookingId }))
+      .setPath(BookingPath)
       .addSuccess(BookingRequest)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Get a booking request")

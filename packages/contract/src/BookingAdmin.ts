@@ -175,7 +175,7 @@ export class BookingRequestView extends Schema.Class<BookingRequestView>("Bookin
   resourceId: Schema.UUID,
   resourceName: Schema.String,
   timeZone: Schema.String,
-  status: Schema.Literal("pending", "approved", "declined", "expired"),
+  status: Schema.Literal("pending", "approved", "declined", "expired", "cancelled"),
   startsAt: Schema.Date,
   endsAt: Schema.Date,
   guestName: Schema.String,
@@ -187,6 +187,12 @@ export class BookingRequestView extends Schema.Class<BookingRequestView>("Bookin
   holdExpiresAt: Schema.Date,
   declineReason: Schema.NullOr(Schema.String),
   createdAt: Schema.Date
+}) {}
+
+/** An operator's cancellation: an optional reason and, for a late one, whether the charge is made or waived. */
+export class CancelBookingRequestAdmin extends Schema.Class<CancelBookingRequestAdmin>("CancelBookingRequestAdmin")({
+  reason: Schema.optional(BoundedText(1, 1000)),
+  lateCancellation: Schema.optional(Schema.Literal("charge", "waive"))
 }) {}
 
 export class DeclineBookingRequest extends Schema.Class<DeclineBookingRequest>("DeclineBookingRequest")({
@@ -281,7 +287,7 @@ export class BookingGroup extends HttpApiGroup.make("booking")
       .setUrlParams(
         Schema.Struct({
           ...PageQuery,
-          status: Choice("pending", "approved", "declined", "expired"),
+          status: Choice("pending", "approved", "declined", "expired", "cancelled"),
           resourceId: Schema.optional(Schema.UUID),
           from: DateBound,
           to: DateBound
@@ -305,6 +311,13 @@ export class BookingGroup extends HttpApiGroup.make("booking")
     HttpApiEndpoint.post("declineRequest", "/api/booking/requests/:bookingId/decline")
       .setPath(BookingPath)
       .setPayload(body(DeclineBookingRequest))
+      .addSuccess(BookingRequestView)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("cancelRequest", "/api/booking/requests/:bookingId/cancel")
+      .setPath(BookingPath)
+      .setPayload(body(CancelBookingRequestAdmin))
       .addSuccess(BookingRequestView)
       .addError(NotFound)
   )

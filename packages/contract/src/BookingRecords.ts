@@ -89,6 +89,14 @@ export class BookableResource extends Schema.Class<BookableResource>("BookableRe
     }),
     nightStays: Schema.optional(NightStays),
     priceRules: Schema.Array(PriceRule),
+    cancellationNoticeMinutes: Schema.optional(NonNegativeCount).annotations({
+      description: "An approved booking is cancelled or rescheduled free until this many minutes before it starts (0 when absent)."
+    }),
+    lateCancellationChargeBasisPoints: Schema.optional(NonNegativeCount).annotations({
+      description:
+        "After that, it may still be cancelled with a charge of this share of its price (basis points); absent: a " +
+        "late cancellation is refused."
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp
   },
@@ -131,6 +139,18 @@ export class AddOnProduct extends Schema.Class<AddOnProduct>("AddOnProduct")(
 /** A free period, `start` up to `end`. */
 export class FreePeriod extends Schema.Class<FreePeriod>("FreePeriod")({ start: Timestamp, end: Timestamp }) {}
 
+/** A start time and the price of a booking of the asked duration and add-ons from it. */
+export class StartPrice extends Schema.Class<StartPrice>("StartPrice")(
+  {
+    start: Timestamp,
+    currency: Currency,
+    totalNetMinorUnits: MinorUnits,
+    totalVatMinorUnits: MinorUnits,
+    totalGrossMinorUnits: MinorUnits
+  },
+  { description: "What a booking from `start` costs now: the totals preview answers for the same body." }
+) {}
+
 export class Availability extends Schema.Class<Availability>("Availability")(
   {
     resourceId: BookableResourceId,
@@ -141,6 +161,12 @@ export class Availability extends Schema.Class<Availability>("Availability")(
     durationMinutes: Schema.optional(NonNegativeCount),
     startTimes: Schema.optional(Schema.Array(Timestamp)).annotations({
       description: "With `durationMinutes`: every start in the window at which a booking of that length is free."
+    }),
+    startPrices: Schema.optional(Schema.Array(StartPrice)).annotations({
+      description:
+        "With `prices=true`: each start of `startTimes` with its price (VAT included) for the duration and `addOns`, " +
+        "from the checks and pricing preview runs; a start a booking there would be refused at (an add-on's rules, " +
+        "no price rule) is left out."
     })
   },
   { description: "A resource's free time in a window of at most 31 days." }
@@ -261,7 +287,23 @@ export class AddOnOrder extends Schema.Class<AddOnOrder>("AddOnOrder")({
   specialPortions: Schema.Array(SpecialPortion)
 }) {}
 
-export const BookingRequestStatus = Schema.Literal("pending", "approved", "declined", "expired")
+export const BookingRequestStatus = Schema.Literal("pending", "approved", "declined", "expired", "cancelled")
+
+export class LateCancellationCharge extends Schema.Class<LateCancellationCharge>("LateCancellationCharge")(
+  {
+    decision: Schema.Literal("charged", "waived"),
+    chargeBasisPoints: NonNegativeCount,
+    currency: Currency,
+    netMinorUnits: MinorUnits,
+    vatMinorUnits: MinorUnits,
+    grossMinorUnits: MinorUnits
+  },
+  {
+    description:
+      "What a late cancellation costs: the resource's share of the booking's price (net and VAT each rounded half " +
+      "away from zero); `waived` (by an operator) charges nothing."
+  }
+) {}
 
 export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest")(
   {
@@ -273,7 +315,7 @@ export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest
     status: BookingRequestStatus.annotations({
       description:
         "`pending` holds the slot until `holdExpiresAt`; an operator approves or declines it; `expired` when the " +
-        "hold ran out first."
+        "hold ran out first; `cancelled` by the website or an operator (the slot is free at once)."
     }),
     period: Schema.optional(BookingPeriod),
     stay: Schema.optional(BookingStay),
@@ -290,6 +332,11 @@ export class BookingRequest extends Schema.Class<BookingRequest>("BookingRequest
     declinedAt: Schema.optional(Timestamp),
     declineReason: Schema.optional(Schema.String),
     expiredAt: Schema.optional(Timestamp),
+    cancelledAt: Schema.optional(Timestamp),
+    cancelledBy: Schema.optional(Schema.Literal("application", "operator")),
+    cancellationReason: Schema.optional(Schema.String),
+    lateCancellation: Schema.optional(LateCancellationCharge),
+    rescheduledAt: Schema.optional(Timestamp.annotations({ description: "When it was last moved to another time." })),
     createdAt: Timestamp,
     updatedAt: Timestamp
   },

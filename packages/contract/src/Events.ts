@@ -137,6 +137,10 @@ export const EVENT_CATALOG = {
   "booking.booking_request.approved": booking("An operator approved a booking request."),
   "booking.booking_request.declined": booking("An operator declined a booking request; its slot is free again."),
   "booking.booking_request.expired": booking("A pending request's hold expired before an operator decided."),
+  "booking.booking_request.cancelled": booking(
+    "The website or an operator cancelled a booking request (`lateCancellation` holds any charge); its slot is free again."
+  ),
+  "booking.booking_request.rescheduled": booking("A booking request was moved to another time; its price may have changed."),
   "integrations.configuration.created": configuration("An operator created an integration configuration (`pending`)."),
   "integrations.configuration.connection_requested": configuration(
     "An operator pressed Connect: a connection reference was issued."

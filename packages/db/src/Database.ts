@@ -19,6 +19,7 @@ import type {
   BookingAddOnProductTable,
   BookingApplicationResourceTable,
   BookingPriceRuleTable,
+  BookingRequestChangeTable,
   BookingRequestTable,
   BookingResourceAddOnProductTable,
   BookingResourceTable
@@ -97,6 +98,7 @@ export interface Database {
   bookingResourceAddOnProducts: BookingResourceAddOnProductTable
   bookingApplicationResources: BookingApplicationResourceTable
   bookingRequests: BookingRequestTable
+  bookingRequestChanges: BookingRequestChangeTable
   auditLog: AuditLogTable
   events: EventTable
   operators: OperatorTable

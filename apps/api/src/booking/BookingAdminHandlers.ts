@@ -247,5 +247,17 @@ export const BookingAdminHandlers = HttpApiBuilder.group(AdminApi, "booking", (h
           return toRequest(yield* views.request(operator.organizationId, path.bookingId).pipe(Effect.orDie))
         })
       )
+      .handle("cancelRequest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const operator = yield* CurrentOperator
+          yield* operations
+            .cancel(actorOf(operator), operator.organizationId, path.bookingId, {
+              ...(payload.reason === undefined ? {} : { reason: payload.reason }),
+              ...(payload.lateCancellation === undefined ? {} : { lateCancellation: { decision: payload.lateCancellation } })
+            })
+            .pipe(Effect.mapError(toProblem))
+          return toRequest(yield* views.request(operator.organizationId, path.bookingId).pipe(Effect.orDie))
+        })
+      )
   })
 )

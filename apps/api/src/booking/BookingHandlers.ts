@@ -7,7 +7,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { AddOnProduct as AddOnProductRecord } from "@propline/booking/AddOnProduct"
-import { windowProblem } from "@propline/booking/Availability"
+import { type StartAddOn, windowProblem } from "@propline/booking/Availability"
 import type { BookingTime } from "@propline/booking/BookingCheck"
 import { type BookingRequestRecord, requestFingerprint, statusAt } from "@propline/booking/BookingRequest"
 import { parseOrganisationNumber } from "@propline/booking/OrganisationNumber"
@@ -23,6 +23,7 @@ import {
   BookingPreview,
   BookingRequest,
   CompanyLookup,
+  LateCancellationCharge,
   PriceBreakdown
 } from "@propline/contract/BookingRecords"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
@@ -57,10 +58,11 @@ const toPrice = (price: PriceRecord): PriceBreakdown => new PriceBreakdown(price
 
 /** Domain record → contract class, its status as of `now` (a pending hold past its time reads `expired`). */
 export const toBookingRequest = (record: BookingRequestRecord, now: Date): BookingRequest => {
-  const { time, fingerprint: _fingerprint, requestedBy: _requestedBy, blockedStart: _b, blockedEnd: _e, price, ...fields } = record
+  const { time, fingerprint: _fingerprint, requestedBy: _requestedBy, blockedStart: _b, blockedEnd: _e, price, lateCancellation, ...fields } = record
   return new BookingRequest(
     {
       ...fields,
+      ...(lateCancellation === undefined ? {} : { lateCancellation: new LateCancellationCharge(lateCancellation, true) }),
       status: statusAt(record, now),
       ...(time._tag === "Period"
         ? { period: { start: time.start, end: time.end } }
@@ -93,6 +95,15 @@ const addOnsOf = (lines: ReadonlyArray<AddOnOrderInput>) =>
     deliverAt: line.deliverAt,
     specialPortions: line.specialPortions.map((portion) => ({ label: portion.label, quantity: portion.quantity }))
   }))
+
+/** `addOnProductId:quantity,…` (the contract checked its form) as the add-ons priced with every start. */
+const startAddOnsOf = (text: string | undefined): ReadonlyArray<StartAddOn> =>
+  text === undefined
+    ? []
+    : text.split(",").map((pair) => {
+        const [addOnProductId = "", quantity = "0"] = pair.split(":")
+        return { addOnProductId: addOnProductId.toLowerCase(), quantity: Number(quantity) }
+      })
 
 /** The guest company with its number in canonical form; VALIDATION_FAILED for a wrong check digit. */
 const companyOf = (body: CreateBookingRequest) => {
@@ -128,8 +139,15 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
           const window = { from: urlParams.from, to: urlParams.to }
           const invalid = windowProblem(window)
           if (invalid !== undefined) return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: invalid }]))
+          const priced = urlParams.prices === "true"
+          if (priced && urlParams.durationMinutes === undefined) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/durationMinutes", message: "is required with prices=true" }]))
+          }
+          if (!priced && urlParams.addOns !== undefined) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/addOns", message: "is read only with prices=true" }]))
+          }
           const answer = yield* booking
-            .availability(principal, path.resourceId, window, urlParams.durationMinutes)
+            .availability(principal, path.resourceId, window, urlParams.durationMinutes, priced ? { addOns: startAddOnsOf(urlParams.addOns) } : undefined)
             .pipe(Effect.mapError(toProblem))
           return new Availability(
             {
@@ -139,7 +157,8 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
               to: window.to,
               freePeriods: answer.freePeriods,
               ...(urlParams.durationMinutes === undefined ? {} : { durationMinutes: urlParams.durationMinutes }),
-              ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes })
+              ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes }),
+              ...(answer.startPrices === undefined ? {} : { startPrices: answer.startPrices })
             } as Unbranded<Availability> as Availability,
             true
           )
@@ -222,6 +241,74 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
               ...(payload.message === undefined ? {} : { message: payload.message })
             })
             .pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
+        })
+      )
+      .handle("listBookingRequests", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const { from, to } = urlParams
+          if (from !== undefined && to !== undefined && to.getTime() <= from.getTime()) {
+            return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: "must be after from" }]))
+          }
+          const after = yield* CursorPage.decode("booking-requests", urlParams.cursor)
+          const page = yield* booking.list(
+            principal,
+            {
+              ...(urlParams.status === undefined ? {} : { status: urlParams.status }),
+              ...(urlParams.resourceId === undefined ? {} : { resourceId: urlParams.resourceId }),
+              ...(from === undefined ? {} : { from }),
+              ...(to === undefined ? {} : { to })
+            },
+            after,
+            urlParams.limit ?? DEFAULT_LIMIT
+          )
+          const now = yield* currentTime
+          return { items: page.items.map((record) => toBookingRequest(record, now)), nextCursor: page.nextCursor }
+        })
+      )
+      .handle("cancelBookingRequest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const { cancellationId, ...body } = payload
+          const record = yield* booking
+            .cancel(
+              principal,
+              path.bookingId,
+              { changeId: cancellationId, fingerprint: requestFingerprint(body) },
+              {
+                ...(payload.reason === undefined ? {} : { reason: payload.reason }),
+                ...(payload.lateCancellation === undefined ? {} : { lateCancellation: payload.lateCancellation })
+              }
+            )
+            .pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
+        })
+      )
+      .handle("rescheduleBookingRequest", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const time = yield* timeOf(payload)
+          const { rescheduleId, ...body } = payload
+          const record = yield* booking
+            .reschedule(
+              principal,
+              path.bookingId,
+              { changeId: rescheduleId, fingerprint: requestFingerprint(body) },
+              {
+                time,
+                ...(payload.addOns === undefined ? {} : { addOns: addOnsOf(payload.addOns) }),
+                ...(payload.currency === undefined ? {} : { currency: payload.currency })
+              }
+            )
+            .pipe(Effect.mapError(toProblem))
+          return toBookingRequest(record, yield* currentTime)
+        })
+      )
+      .handle("getBookingRequestByRequestId", ({ path }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const record = yield* booking.getByRequestId(principal, path.requestId).pipe(Effect.mapError(toProblem))
           return toBookingRequest(record, yield* currentTime)
         })
       )

@@ -5,10 +5,13 @@
  * decisions, its events.
  */
 import type { AddOnProduct } from "@propline/booking/AddOnProduct"
-import { approve, type BookingRequestRecord, decline } from "@propline/booking/BookingRequest"
+import type { LateCancellationDecision } from "@propline/booking/BookingCheck"
+import type { BookingCheckRefusal } from "@propline/booking/BookingRefusal"
+import { approve, type BookingRequestRecord, type BookingRequestTransition, cancel, decline } from "@propline/booking/BookingRequest"
 import type { BookableResource } from "@propline/booking/Resource"
 import { addOnProductSetupIssues, checkResourceSetup, resourceSetupIssues, type SetupIssue } from "@propline/booking/ResourceSetup"
 import { Refusal } from "@propline/refusal/Refusal"
+import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { ApplicationRepository } from "../identity/ApplicationRepository.js"
 import * as Audit from "../platform/Audit.js"
@@ -37,8 +40,11 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
         actor: Audit.Actor,
         organizationId: string,
         bookingId: string,
-        action: "approve" | "decline",
-        run: (record: BookingRequestRecord, now: Date) => ReturnType<typeof approve>
+        action: "approve" | "decline" | "cancel",
+        run: (
+          record: BookingRequestRecord,
+          now: Date
+        ) => Effect.Effect<BookingRequestTransition, BookingCheckRefusal | Effect.Effect.Error<ReturnType<typeof approve>>, Db.Db>
       ) =>
         Sql.transaction(
           Effect.gen(function* () {
@@ -172,6 +178,27 @@ export class BookingOperatorService extends Effect.Service<BookingOperatorServic
         decline: (actor: Audit.Actor, organizationId: string, bookingId: string, reason: string) =>
           decide(actor, organizationId, bookingId, "decline", (record, now) => decline(record, { reason }, now)).pipe(
             span("decline")
+          ),
+
+        /**
+         * Cancels a live request for the organization (issue 26): the check's cancellation refusals as a website
+         * gets them, except that an operator may `waive` a late cancellation's charge (even where the resource takes
+         * no late cancellations). The request's lock orders it with a website's cancel and with approvals.
+         */
+        cancel: (
+          actor: Audit.Actor,
+          organizationId: string,
+          bookingId: string,
+          command: { readonly reason?: string; readonly lateCancellation?: LateCancellationDecision }
+        ) =>
+          decide(actor, organizationId, bookingId, "cancel", (record, now) =>
+            Effect.flatMap(resources.find(organizationId, record.resourceId), (found) =>
+              found === undefined
+                ? Effect.dieMessage("a booking request's resource is not there")
+                : cancel({ resource: found.resource }, record, { ...command, by: "operator" }, now)
+            )
+          ).pipe(
+            span("cancel")
           )
       }
     }),

@@ -59,7 +59,7 @@ const requestColumns = [
 ] as const
 
 export interface RequestFilter {
-  readonly status: "pending" | "approved" | "declined" | "expired" | undefined
+  readonly status: "pending" | "approved" | "declined" | "expired" | "cancelled" | undefined
   readonly resourceId: string | undefined
   /** Requests starting at or after. */
   readonly from: Date | undefined

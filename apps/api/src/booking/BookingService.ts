@@ -8,16 +8,22 @@
  * each sees the bookings before it), replay a known requestId, write down holds that expired, check and price,
  * insert (PostgreSQL's exclusion constraint is the last guard against a double sale), events, audit.
  */
-import { bookableStarts, freePeriods, type TimeRange } from "@propline/booking/Availability"
+import { bookableStarts, freePeriods, pricedStarts, type StartAddOn, type TimeRange } from "@propline/booking/Availability"
 import { type BookingCommand, type BookingState, checkBooking, resolveTime } from "@propline/booking/BookingCheck"
+import { RequestIdAlreadyUsed } from "@propline/booking/BookingRefusal"
 import {
   type BookingRequestCommand,
+  type BookingRequestRecord,
+  cancel,
+  type CancelCommand,
   expire,
   replayBookingRequest,
-  requestBooking
+  requestBooking,
+  reschedule
 } from "@propline/booking/BookingRequest"
 import type { CompanyLookupResult } from "@propline/booking/CompanyLookup"
 import type { RegistryCountry } from "@propline/booking/OrganisationNumber"
+import type { BookingEvent } from "@propline/booking/BookingEvent"
 import type { BookableResource } from "@propline/booking/Resource"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import { Effect, Either, Option } from "effect"
@@ -27,7 +33,7 @@ import * as CursorPage from "../platform/CursorPage.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
-import { BookingRequestRepository } from "./BookingRequestRepository.js"
+import { type BookingRequestChange, type BookingRequestFilters, BookingRequestRepository } from "./BookingRequestRepository.js"
 import { CompanyRegistry } from "./CompanyRegistry.js"
 import { ResourceRepository, type Seller } from "./ResourceRepository.js"
 import { traced } from "../platform/Spans.js"
@@ -48,6 +54,12 @@ export interface BookingDraft extends BookingCommand {
   readonly resourceId: string
 }
 
+/** A change to a booking request as the API takes it: the caller's own id of it and the body's fingerprint. */
+export interface ChangeKey {
+  readonly changeId: string
+  readonly fingerprint: string
+}
+
 /** A booking request as the API takes it (the record's id, requester and fingerprint are the service's). */
 export interface BookingRequestInput extends BookingDraft, Omit<BookingRequestCommand, "id" | "requestedBy" | keyof BookingCommand> {}
 
@@ -63,7 +75,7 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
       )
 
     /** What the check reads for a booking of `resource` at `time`: offered add-ons and nearby live bookings. */
-    const stateFor = (resource: BookableResource, time: BookingCommand["time"], now: Date) =>
+    const stateFor = (resource: BookableResource, time: BookingCommand["time"], now: Date, exceptId?: string) =>
       Effect.gen(function* () {
         const offeredAddOns = (yield* resources.offeredAddOns(resource.id)).map((row) => row.record)
         const resolved = resolveTime(resource, time)
@@ -75,7 +87,8 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
               resource.id,
               new Date(resolved.right.period.start - gap),
               new Date(resolved.right.period.end + gap),
-              now
+              now,
+              exceptId
             )
         return { resource, offeredAddOns, otherBookings } satisfies BookingState
       })
@@ -104,6 +117,57 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
           : replayBookingRequest(existing, fingerprint)
       )
 
+    const notFound = () => new RecordNotFound({ kind: "booking request" })
+
+    /**
+     * A change id the Application used before (decisions 4, idempotency by the caller's own id): the request as it
+     * is now when it was the same change of the same request with the same body; else 409
+     * BOOKING_REQUEST_ID_ALREADY_USED. Undefined when the id is new.
+     */
+    const replayChange = (
+      principal: PrincipalShape,
+      bookingId: string,
+      kind: BookingRequestChange["kind"],
+      key: ChangeKey
+    ) =>
+      Effect.gen(function* () {
+        const known = yield* requests.findChange(principal.subject, key.changeId)
+        if (known === undefined) return undefined
+        if (known.bookingId !== bookingId || known.kind !== kind || known.fingerprint !== key.fingerprint) {
+          return yield* new RequestIdAlreadyUsed({
+            detail: `This ${kind === "cancel" ? "cancellationId" : "rescheduleId"} was already used for another change.`
+          })
+        }
+        const current = yield* requests.findForApplication(principal.organizationId, principal.subject, bookingId)
+        return current ?? (yield* notFound())
+      })
+
+    /** Writes a change the domain made: the record, the caller's id of it, events and audit. */
+    const persistChange = (
+      principal: PrincipalShape,
+      kind: BookingRequestChange["kind"],
+      key: ChangeKey,
+      transition: { readonly record: BookingRequestRecord; readonly events: ReadonlyArray<BookingEvent> },
+      now: Date
+    ) =>
+      Effect.gen(function* () {
+        yield* requests.insertChange(principal.subject, key.changeId, { bookingId: transition.record.id, kind, fingerprint: key.fingerprint }, now)
+        yield* Outbox.append(transition.events)
+        yield* Audit.byPrincipal(principal, {
+          action: `booking.booking_request.${kind}`,
+          targetType: "booking_request",
+          targetId: transition.record.id,
+          details: { changeId: key.changeId },
+          at: now
+        })
+        return transition.record
+      })
+
+    const replayRace = (principal: PrincipalShape, bookingId: string, kind: BookingRequestChange["kind"], key: ChangeKey) =>
+      Effect.flatMap(replayChange(principal, bookingId, kind, key), (record) =>
+        record === undefined ? Effect.dieMessage("a change id was taken but the change is not there") : Effect.succeed(record)
+      )
+
     return {
       /** The resources the principal's Application may sell, oldest first (decisions 4 pages). */
       listResources: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
@@ -116,9 +180,16 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
 
       /**
        * Free periods of a window (≤ 31 days, checked by the caller) and, with `durationMinutes`, the bookable start
-       * times; from the same live bookings the check reads.
+       * times; from the same live bookings the check reads. With `prices`, each start's price for the duration and
+       * the add-ons (delivered at the start), from the preview's check (`pricedStarts`).
        */
-      availability: (principal: PrincipalShape, resourceId: string, window: TimeRange, durationMinutes: number | undefined) =>
+      availability: (
+        principal: PrincipalShape,
+        resourceId: string,
+        window: TimeRange,
+        durationMinutes: number | undefined,
+        prices?: { readonly addOns: ReadonlyArray<StartAddOn> }
+      ) =>
         Effect.gen(function* () {
           const row = yield* sellable(principal, resourceId)
           const resource = row.resource
@@ -131,10 +202,23 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
             now
           )
           const state = { resource, otherBookings }
+          const startTimes = durationMinutes === undefined ? undefined : bookableStarts(state, window, durationMinutes, now)
+          // Prices come from the preview's own check on the same state, so a priced start previews at its price.
+          const startPrices =
+            prices === undefined || startTimes === undefined || durationMinutes === undefined
+              ? undefined
+              : yield* pricedStarts(
+                  { ...state, offeredAddOns: (yield* resources.offeredAddOns(resource.id)).map((row) => row.record) },
+                  startTimes,
+                  durationMinutes,
+                  prices.addOns,
+                  now
+                )
           return {
             resource,
             freePeriods: freePeriods(state, window, now),
-            ...(durationMinutes === undefined ? {} : { startTimes: bookableStarts(state, window, durationMinutes, now) })
+            ...(startTimes === undefined ? {} : { startTimes }),
+            ...(startPrices === undefined ? {} : { startPrices })
           }
         }).pipe(span("availability")),
 
@@ -201,6 +285,95 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
         ).pipe(
           Effect.catchTag("RequestIdRace", () => replay(principal, input.requestId, input.fingerprint)),
           span("create")
+        ),
+
+      /**
+       * The booking requests the principal's Application made, oldest first, narrowed by `filters` (issue 26,
+       * item 2): a website that lost a response finds what it booked.
+       */
+      list: (
+        principal: PrincipalShape,
+        filters: BookingRequestFilters,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Effect.gen(function* () {
+          const now = yield* Sql.now
+          const rows = yield* requests.listForApplication(principal.organizationId, principal.subject, filters, now, after, limit)
+          return CursorPage.page("booking-requests", rows, limit)
+        }).pipe(span("list")),
+
+      /** The booking request the principal's Application made with its own `requestId`; 404 otherwise. */
+      getByRequestId: (principal: PrincipalShape, requestId: string) =>
+        Effect.flatMap(requests.findByRequestId(principal.subject, requestId), (record) =>
+          record === undefined || record.organizationId !== principal.organizationId
+            ? Effect.fail(new RecordNotFound({ kind: "booking request" }))
+            : Effect.succeed(record)
+        ).pipe(span("getByRequestId")),
+
+      /**
+       * Cancels a booking request the principal's Application made (issue 26), idempotent by the caller's
+       * `cancellationId`: one transaction locking the request (so a cancel and an operator's decision run one after
+       * the other), the check's cancellation refusals (`checkCancellation`), then the cancelled record, its id,
+       * event and audit. 404 for another Application's request.
+       */
+      cancel: (principal: PrincipalShape, bookingId: string, key: ChangeKey, command: Omit<CancelCommand, "by">) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const record = yield* requests.lockForApplication(principal.organizationId, principal.subject, bookingId)
+            if (record === undefined) return yield* notFound()
+            const replayed = yield* replayChange(principal, bookingId, "cancel", key)
+            if (replayed !== undefined) return replayed
+            const found = yield* resources.find(principal.organizationId, record.resourceId)
+            if (found === undefined) return yield* Effect.dieMessage("a booking request's resource is not there")
+            const now = yield* Sql.now
+            const transition = yield* cancel({ resource: found.resource }, record, { ...command, by: "application" }, now)
+            yield* requests.updateStatus(transition.record)
+            return yield* persistChange(principal, "cancel", key, transition, now)
+          })
+        ).pipe(
+          Effect.catchTag("ChangeIdRace", () => replayRace(principal, bookingId, "cancel", key)),
+          span("cancel")
+        ),
+
+      /**
+       * Moves a booking request the principal's Application made to a new time (issue 26), idempotent by the
+       * caller's `rescheduleId`: as a new request does, it locks the resource (requests and reschedules of one
+       * resource run one after another), writes down stale holds and runs the one check — the change's checks
+       * first — on the other live bookings; PostgreSQL's exclusion constraint is the last guard. 404 for another
+       * Application's request or a resource it may no longer sell.
+       */
+      reschedule: (
+        principal: PrincipalShape,
+        bookingId: string,
+        key: ChangeKey,
+        command: Omit<BookingCommand, "addOns" | "change"> & { readonly addOns?: BookingCommand["addOns"] }
+      ) =>
+        Sql.transaction(
+          Effect.gen(function* () {
+            const current = yield* requests.findForApplication(principal.organizationId, principal.subject, bookingId)
+            if (current === undefined) return yield* notFound()
+            const row = yield* sellable(principal, current.resourceId, true)
+            const record = yield* requests.lockForApplication(principal.organizationId, principal.subject, bookingId)
+            if (record === undefined) return yield* notFound()
+            const replayed = yield* replayChange(principal, bookingId, "reschedule", key)
+            if (replayed !== undefined) return replayed
+            const now = yield* Sql.now
+            yield* expireStaleHolds(row.resource, now)
+            const fresh = (yield* requests.lock(principal.organizationId, bookingId)) ?? record
+            const state = yield* stateFor(row.resource, command.time, now, bookingId)
+            const transition = yield* reschedule(
+              state,
+              fresh,
+              { ...command, addOns: command.addOns ?? fresh.addOns, by: "application" },
+              now
+            )
+            yield* requests.reschedule(transition.record)
+            return yield* persistChange(principal, "reschedule", key, transition, now)
+          })
+        ).pipe(
+          Effect.catchTag("ChangeIdRace", () => replayRace(principal, bookingId, "reschedule", key)),
+          span("reschedule")
         ),
 
       /** A booking request the principal's Application made; 404 otherwise. */

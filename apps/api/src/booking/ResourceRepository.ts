@@ -52,7 +52,11 @@ const toResource = (row: Selectable<BookingResourceTable>, rules: ReadonlyArray<
     bufferAfterMinutes: row.bufferAfterMinutes,
     holdMinutes: row.holdMinutes,
     ...(row.nightStays === null ? {} : { nightStays: row.nightStays }),
-    priceRules: rules.filter((rule) => rule.resourceId === row.id).map(toRule)
+    priceRules: rules.filter((rule) => rule.resourceId === row.id).map(toRule),
+    ...(row.cancellationNoticeMinutes === null ? {} : { cancellationNoticeMinutes: row.cancellationNoticeMinutes }),
+    ...(row.lateCancellationChargeBasisPoints === null
+      ? {}
+      : { lateCancellationChargeBasisPoints: row.lateCancellationChargeBasisPoints })
   },
   createdAt: row.createdAt,
   updatedAt: row.updatedAt
@@ -109,6 +113,8 @@ export const resourceRows = (
     holdMinutes: resource.holdMinutes,
     nightStays: resource.nightStays === undefined ? null : JSON.stringify(resource.nightStays),
     status: "active",
+    cancellationNoticeMinutes: nullable(resource.cancellationNoticeMinutes),
+    lateCancellationChargeBasisPoints: nullable(resource.lateCancellationChargeBasisPoints),
     createdAt: at,
     updatedAt: at
   },

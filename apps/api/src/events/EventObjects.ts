@@ -208,6 +208,8 @@ const readers: { readonly [Type in DomainEventType]: Reader } = {
   "booking.booking_request.approved": booking,
   "booking.booking_request.declined": booking,
   "booking.booking_request.expired": booking,
+  "booking.booking_request.cancelled": booking,
+  "booking.booking_request.rescheduled": booking,
   "integrations.configuration.created": configuration,
   "integrations.configuration.connection_requested": configuration,
   "integrations.configuration.connecting": configuration,

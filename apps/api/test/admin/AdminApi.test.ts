@@ -179,6 +179,7 @@ describe.each(TestDatabase.kinds())("admin API on %s", (kind) => {
       { method: "GET", path: "/api/booking/requests" },
       { method: "POST", path: `/api/booking/requests/${OTHER_UUID}/approve` },
       { method: "POST", path: `/api/booking/requests/${OTHER_UUID}/decline`, body: {} },
+      { method: "POST", path: `/api/booking/requests/${OTHER_UUID}/cancel`, body: {} },
       { method: "GET", path: `/api/contracts/${OTHER_UUID}/signing-attempts` },
       { method: "POST", path: `/api/contracts/${OTHER_UUID}/signing-attempts`, body: {} },
       { method: "GET", path: `/api/signing-attempts/${OTHER_UUID}` },

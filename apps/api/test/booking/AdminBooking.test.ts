@@ -127,6 +127,20 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
     expect(declined.body).toMatchObject({ status: "declined", declineReason: "The room is closed for maintenance" })
   })
 
+  it("cancels a request from the console (issue 26): free before its deadline, then refused as no longer live; 404 across organizations", async () => {
+    const bookingId = await request(5)
+    expect((await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), otherSession, { method: "POST", body: {} })).status).toBe(404)
+    const early = await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), session, { method: "POST", body: { lateCancellation: "waive" } })
+    expect([early.status, early.body.code]).toEqual([400, "BOOKING_NOT_PAST_CANCELLATION_DEADLINE"])
+    const cancelled = await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), session, { method: "POST", body: { reason: "Double booked" } })
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.body.status).toBe("cancelled")
+    const seen = await call(`${app.apiUrl}/v1/booking/booking-requests/${bookingId}`, { token: bookingToken })
+    expect(seen.body).toMatchObject({ status: "cancelled", cancelledBy: "operator", cancellationReason: "Double booked" })
+    const twice = await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), session, { method: "POST", body: {} })
+    expect([twice.status, twice.body.code]).toEqual([400, "BOOKING_NOT_RESCHEDULABLE"])
+  })
+
   /** A valid setup body: a desk in the organization's property, open weekdays 08–18, one hourly price rule. */
   const deskSetup = (overrides: Record<string, unknown> = {}) => ({
     operationalContextId: org.propertyId,

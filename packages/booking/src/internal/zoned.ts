@@ -13,24 +13,60 @@ import type { IsoWeekday } from "../Resource.js"
 
 const MS_PER_MINUTE = 60_000
 
+// Temporal (the polyfill) costs microseconds per call, and pricing or checking a run of start times asks the same
+// few dates, times and midnights again and again (issue 26: a price for every start of a 31-day window). These
+// functions are pure, so their answers are kept, by key, in bounded maps that start over when full.
+const MEMO_LIMIT = 20_000
+
+const memoized = <A>(compute: (key: string) => A): ((key: string) => A) => {
+  const memo = new Map<string, A>()
+  return (key) => {
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    const value = compute(key)
+    if (memo.size >= MEMO_LIMIT) memo.clear()
+    memo.set(key, value)
+    return value
+  }
+}
+
+const splitKey = (key: string): [string, string, string] => {
+  const [a = "", b = "", c = ""] = key.split("|")
+  return [a, b, c]
+}
+
 /** The instant a local date and minute-of-day (0..1440; 1440 is the next day's midnight) names. @internal */
-export const instantAt = (date: string, minuteOfDay: number, timeZone: string): number => {
+export const instantAt = (date: string, minuteOfDay: number, timeZone: string): number =>
+  instantAtMemo(`${date}|${minuteOfDay}|${timeZone}`)
+
+const instantAtMemo = memoized((key) => {
+  const [date, minuteText, timeZone] = splitKey(key)
+  const minuteOfDay = Number(minuteText)
   const day = Temporal.PlainDate.from(date).add({ days: Math.floor(minuteOfDay / 1440) })
   const minutes = minuteOfDay % 1440
   return day
     .toPlainDateTime({ hour: Math.floor(minutes / 60), minute: minutes % 60 })
     .toZonedDateTime(timeZone, { disambiguation: "compatible" }).epochMilliseconds
-}
+})
 
 /** The first instant of a local date (its midnight, or the first instant after a gap at midnight). @internal */
-export const startOfDate = (date: string, timeZone: string): number =>
-  Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).epochMilliseconds
+export const startOfDate = (date: string, timeZone: string): number => startOfDateMemo(`${date}|${timeZone}`)
+
+const startOfDateMemo = memoized((key) => {
+  const [date, timeZone] = splitKey(key)
+  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).epochMilliseconds
+})
 
 const zoned = (instant: number, timeZone: string): Temporal.ZonedDateTime =>
   Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone)
 
 /** The local date an instant falls on. @internal */
-export const localDateOf = (instant: number, timeZone: string): string => zoned(instant, timeZone).toPlainDate().toString()
+export const localDateOf = (instant: number, timeZone: string): string => localDateMemo(`${instant}|${timeZone}`)
+
+const localDateMemo = memoized((key) => {
+  const [instant, timeZone] = splitKey(key)
+  return zoned(Number(instant), timeZone).toPlainDate().toString()
+})
 
 /** The local wall-clock minute of the day (0..1439) of an instant, and whether it is on a whole minute. @internal */
 export const localMinuteOf = (instant: number, timeZone: string): { readonly minute: number; readonly whole: boolean } => {
@@ -42,11 +78,17 @@ export const localMinuteOf = (instant: number, timeZone: string): { readonly min
 }
 
 /** ISO weekday (1 Monday … 7 Sunday) of a local date. @internal */
-export const weekdayOf = (date: string): IsoWeekday => Temporal.PlainDate.from(date).dayOfWeek as IsoWeekday
+export const weekdayOf = (date: string): IsoWeekday => weekdayMemo(date)
+
+const weekdayMemo = memoized((date) => Temporal.PlainDate.from(date).dayOfWeek as IsoWeekday)
 
 /** A local date `days` later (or earlier, when negative). @internal */
-export const addDays = (date: string, days: number): string =>
-  Temporal.PlainDate.from(date).add({ days }).toString()
+export const addDays = (date: string, days: number): string => addDaysMemo(`${date}|${days}`)
+
+const addDaysMemo = memoized((key) => {
+  const [date, days] = splitKey(key)
+  return Temporal.PlainDate.from(date).add({ days: Number(days) }).toString()
+})
 
 /** Days from `from` to `to` (negative when `to` is earlier). @internal */
 export const daysBetween = (from: string, to: string): number =>

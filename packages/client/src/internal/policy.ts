@@ -45,7 +45,7 @@ export const IDEMPOTENT_POSTS: Readonly<Record<string, ReadonlyArray<string>>> =
     "reportPaymentReversedByExternalReference",
     "reportWriteOff"
   ],
-  booking: ["createBookingRequest", "previewBookingRequest", "lookUpCompany"]
+  booking: ["createBookingRequest", "previewBookingRequest", "lookUpCompany", "cancelBookingRequest", "rescheduleBookingRequest"]
 }
 
 /** Whether an operation may be sent again after a transient failure. */

@@ -124,6 +124,7 @@ const REQUEST_ID_HEADER = {
  */
 const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   externalReference: "The caller's own id for the invoice (attached by pass or report-sent), percent-encoded.",
+  requestId: "The requestId the website sent with its booking request, percent-encoded.",
   types:
     "Only these event types: a comma-separated list (`billing.invoice.approved,billing.invoice.paid`); every type " +
     "when absent."

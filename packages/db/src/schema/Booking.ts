@@ -51,6 +51,10 @@ export interface BookingResourceTable {
   /** Set exactly when the resource is priced by the night. */
   nightStays: JSONColumnType<NightStaysJson> | null
   status: "active" | "retired"
+  /** Minutes before its start an approved booking is cancelled free; null reads 0. */
+  cancellationNoticeMinutes: number | null
+  /** The late-cancellation charge, basis points of the price; null: a late cancellation is refused. */
+  lateCancellationChargeBasisPoints: number | null
   readonly createdAt: Date
   updatedAt: Date
 }
@@ -134,14 +138,14 @@ export interface BookingRequestTable {
   readonly requestId: string
   /** Identity of the body the request was made with. */
   readonly fingerprint: string
-  status: "pending" | "approved" | "declined" | "expired"
+  status: "pending" | "approved" | "declined" | "expired" | "cancelled"
   /** ISO dates of a stay; null for a period. */
-  readonly checkInDate: string | null
-  readonly checkOutDate: string | null
-  readonly startsAt: Date
-  readonly endsAt: Date
-  readonly blocked: string
-  readonly nights: number | null
+  checkInDate: string | null
+  checkOutDate: string | null
+  startsAt: Date
+  endsAt: Date
+  blocked: string
+  nights: number | null
   readonly guestName: string
   readonly guestEmail: string
   readonly guestPhone: string | null
@@ -149,17 +153,36 @@ export interface BookingRequestTable {
   readonly companyOrganisationNumber: string | null
   readonly companyName: string | null
   readonly message: string | null
-  readonly addOns: JSONColumnType<ReadonlyArray<BookingAddOnLineJson>>
-  readonly price: JSONColumnType<Record<string, unknown>>
+  addOns: JSONColumnType<ReadonlyArray<BookingAddOnLineJson>>
+  price: JSONColumnType<Record<string, unknown>>
   readonly currency: string
-  readonly totalNetMinorUnits: number
-  readonly totalVatMinorUnits: number
-  readonly totalGrossMinorUnits: number
-  readonly holdExpiresAt: Date
+  totalNetMinorUnits: number
+  totalVatMinorUnits: number
+  totalGrossMinorUnits: number
+  holdExpiresAt: Date
   approvedAt: Date | null
   declinedAt: Date | null
   declineReason: string | null
   expiredAt: Date | null
+  cancelledAt: Date | null
+  cancelledBy: "application" | "operator" | null
+  cancellationReason: string | null
+  /** The late-cancellation charge as the API shows it (decision, basis points, currency, net, VAT, gross). */
+  lateCancellation: JSONColumnType<Record<string, unknown>> | null
+  rescheduledAt: Date | null
   readonly createdAt: Date
   updatedAt: Date
+}
+
+/**
+ * `booking_request_changes`: the caller's own id of a cancellation or reschedule (issue 26), unique per
+ * Application, with the request it changed and the body's fingerprint (idempotency).
+ */
+export interface BookingRequestChangeTable {
+  readonly applicationId: string
+  readonly changeId: string
+  readonly bookingId: string
+  readonly kind: "cancel" | "reschedule"
+  readonly fingerprint: string
+  readonly createdAt: Date
 }

@@ -1,6 +1,7 @@
 /**
  * Booking: resources (opening hours, rules, price rules, add-ons), add-on products, and booking requests — the
- * ones waiting for approval first, then a week calendar per resource. Approve and decline are the booking service's.
+ * ones waiting for approval first, then a week calendar per resource. Approve, decline and cancel (`BookingCancel.tsx`)
+ * are the booking service's.
  * Setting resources and products up is in `BookingSetup.tsx`.
  */
 import type { BookingRequestView } from "@propline/contract/BookingAdmin"
@@ -9,6 +10,7 @@ import { currentLocale, money, percent } from "../format.js"
 import { When } from "../ui/Time.js"
 import { hrefWith, Link, useLocation } from "../router.js"
 import { useLoad } from "../session.js"
+import { CancelBooking } from "./BookingCancel.js"
 import { ResourceOffer } from "./BookingSetup.js"
 import { Empty, Facts, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useQuery } from "../ui.js"
 import { DecisionNotice, useBookingDecision } from "./BookingRequestDetail.js"
@@ -190,7 +192,15 @@ const plusDays = (day: Date, days: number) => new Date(day.getTime() + days * 24
 const isoDay = (day: Date) => day.toISOString().slice(0, 10)
 
 /** One request with its decision buttons. */
-const RequestCard = ({ request, decide }: { readonly request: BookingRequestView; readonly decide: (request: BookingRequestView, verdict: "approve" | "decline") => void }) => (
+const RequestCard = ({
+  request,
+  decide,
+  reload
+}: {
+  readonly request: BookingRequestView
+  readonly decide: (request: BookingRequestView, verdict: "approve" | "decline") => void
+  readonly reload: () => void
+}) => (
   <article className="booking" aria-label={`${request.resourceName}, ${request.guestName}`}>
     <p>
       <strong>
@@ -217,6 +227,7 @@ const RequestCard = ({ request, decide }: { readonly request: BookingRequestView
         </button>
       </p>
     ) : null}
+    <CancelBooking request={request} onCancelled={reload} />
   </article>
 )
 
@@ -236,10 +247,11 @@ export const BookingRequestsPage = () => {
       client.booking.listRequests({ urlParams: { resourceId, from: isoDay(monday), to: isoDay(plusDays(monday, 6)), limit: 100 } })
     )
   )
-  const decision = useBookingDecision(() => {
+  const reload = () => {
     pending.reload()
     week.reload()
-  })
+  }
+  const decision = useBookingDecision(reload)
   const decide = (request: BookingRequestView, verdict: "approve" | "decline") => void decision.decide(request, verdict)
   const days = [0, 1, 2, 3, 4, 5, 6].map((offset) => plusDays(monday, offset))
   const weekLink = (offset: number) => hrefWith(pathname, { ...query, week: isoDay(plusDays(monday, offset * 7)) })
@@ -262,7 +274,7 @@ export const BookingRequestsPage = () => {
               {pending.load.value.items.map((request) => (
                 <div key={request.id}>
                   <p className="muted">{localDay(request.startsAt, request.timeZone)}</p>
-                  <RequestCard request={request} decide={decide} />
+                  <RequestCard request={request} decide={decide} reload={reload} />
                 </div>
               ))}
             </div>
@@ -302,7 +314,7 @@ export const BookingRequestsPage = () => {
                   <h3>
                     {WEEKDAY_NAMES[((day.getUTCDay() + 6) % 7) + 1]} <span className="muted">{isoDay(day)}</span>
                   </h3>
-                  {items.length === 0 ? <p className="muted">—</p> : items.map((request) => <RequestCard key={request.id} request={request} decide={decide} />)}
+                  {items.length === 0 ? <p className="muted">—</p> : items.map((request) => <RequestCard key={request.id} request={request} decide={decide} reload={reload} />)}
                 </li>
               )
             })}
