@@ -29,6 +29,10 @@ export const OPERATIONS = {
     lookUpCompany: "POST /v1/booking/company-lookups",
     previewBookingRequest: "POST /v1/booking/booking-requests/preview",
     createBookingRequest: "POST /v1/booking/booking-requests",
+    listBookingRequests: "GET /v1/booking/booking-requests",
+    getBookingRequestByRequestId: "GET /v1/booking/booking-requests/by-request-id/:requestId",
+    cancelBookingRequest: "POST /v1/booking/booking-requests/:bookingId/cancel",
+    rescheduleBookingRequest: "POST /v1/booking/booking-requests/:bookingId/reschedule",
     getBookingRequest: "GET /v1/booking/booking-requests/:bookingId"
   },
   crm: {
