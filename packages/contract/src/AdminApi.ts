@@ -22,6 +22,7 @@ import { IntegrationConfigurationsGroup } from "./IntegrationsAdmin.js"
 import { OrganizationGroup } from "./OrganizationAdmin.js"
 import { SessionGroup, SignInGroup } from "./AdminSession.js"
 import { SigningGroup } from "./SigningAdmin.js"
+import { AccountGroup, InvitationGroup, TeamGroup } from "./TeamAdmin.js"
 import { WebhooksGroup } from "./WebhooksAdmin.js"
 
 export class AdminApi extends HttpApi.make("AdminApi")
@@ -37,6 +38,9 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(BookingGroup)
   .add(SigningGroup)
   .add(WebhooksGroup)
+  .add(TeamGroup)
+  .add(InvitationGroup)
+  .add(AccountGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)
