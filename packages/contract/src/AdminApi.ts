@@ -21,6 +21,7 @@ import { CustomersGroup } from "./CustomersAdmin.js"
 import { IntegrationConfigurationsGroup } from "./IntegrationsAdmin.js"
 import { OrganizationGroup } from "./OrganizationAdmin.js"
 import { SessionGroup, SignInGroup } from "./AdminSession.js"
+import { BillingChartsGroup, BookingCalendarGroup } from "./PicturesAdmin.js"
 import { SigningGroup } from "./SigningAdmin.js"
 import { AccountGroup, InvitationGroup, TeamGroup } from "./TeamAdmin.js"
 import { WebhooksGroup } from "./WebhooksAdmin.js"
@@ -41,6 +42,8 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(TeamGroup)
   .add(InvitationGroup)
   .add(AccountGroup)
+  .add(BillingChartsGroup)
+  .add(BookingCalendarGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)

@@ -154,7 +154,7 @@ export class SignInGroup extends HttpApiGroup.make("signIn")
 
 /** The signed-in session: read it (the console's first call), or sign out. */
 export class SessionGroup extends HttpApiGroup.make("session")
-  .add(HttpApiEndpoint.get("current", "/api/session").addSuccess(SessionView))
+  .add(HttpApiEndpoint.get("current", "/api/session").addSuccess(SessionView, { status: 200 }))
   .add(
     HttpApiEndpoint.del("signOut", "/api/session")
       .addSuccess(Schema.Void, { status: 204 })

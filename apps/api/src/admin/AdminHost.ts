@@ -54,6 +54,10 @@ import { WebhookAdminHandlers } from "../webhooks/WebhookAdminHandlers.js"
 import { WebhookReadRepository } from "../webhooks/WebhookReadRepository.js"
 import { WebhookOperatorLive, WebhookQueueLive } from "../webhooks/WebhooksLive.js"
 import { staticAssets } from "./StaticAssets.js"
+import { BillingChartsAdminHandlers } from "../billing/BillingChartsAdminHandlers.js"
+import { BillingChartsReadRepository } from "../billing/BillingChartsReadRepository.js"
+import { BookingCalendarAdminHandlers } from "../booking/BookingCalendarAdminHandlers.js"
+import { BookingCalendarReadRepository } from "../booking/BookingCalendarReadRepository.js"
 import { OperatorTeam } from "./OperatorTeam.js"
 import { AccountHandlers, InvitationHandlers, TeamHandlers } from "./TeamHandlers.js"
 
@@ -73,7 +77,9 @@ const AdminGroups = Layer.mergeAll(
   WebhookAdminHandlers,
   TeamHandlers,
   InvitationHandlers,
-  AccountHandlers
+  AccountHandlers,
+  BillingChartsAdminHandlers,
+  BookingCalendarAdminHandlers
 )
 
 /** The organization page's counts, each written by its table's owner (contexts' port). */
@@ -88,6 +94,8 @@ const OrganizationRecordCountsLive = Layer.succeed(OrganizationRecordCounts, {
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
   OperatorTeam.Default,
+  BillingChartsReadRepository.Default,
+  BookingCalendarReadRepository.Default,
   OrganizationReadRepository.Default.pipe(Layer.provide(OrganizationRecordCountsLive)),
   CustomerReadRepository.Default,
   ApplicationReadRepository.Default,

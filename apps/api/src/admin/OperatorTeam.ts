@@ -29,7 +29,7 @@ import { newRecoveryCodes, newTotpSecret, openSecret, recoveryCodeDigest, sealSe
 
 
 /** `VALIDATION_FAILED`, 400: a team or account change the rules refuse; `issues` names the field. */
-export class TeamChangeRefused extends Refusal("TeamChangeRefused", "VALIDATION_FAILED", 400)<{}> {}
+export class TeamChangeRefused extends Refusal("TeamChangeRefused", "VALIDATION_FAILED", 400)<Record<never, never>> {}
 
 const refuse = (path: string, message: string) => new TeamChangeRefused({ detail: message, issues: [{ path, message }] })
 
