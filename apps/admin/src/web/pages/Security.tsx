@@ -82,7 +82,10 @@ const PasswordForm = () => {
   )
 }
 
-const SecondFactor = ({ on, codesLeft, onChanged }: { readonly on: boolean; readonly codesLeft: number; readonly onChanged: () => void }) => {
+const SecondFactor = (props: { readonly on: boolean; readonly codesLeft: number }) => {
+  // Kept here rather than reloaded, so the recovery codes shown once stay on the page.
+  const [on, setOn] = useState(props.on)
+  const [codesLeft, setCodesLeft] = useState(props.codesLeft)
   const action = useAction()
   const [enrolment, setEnrolment] = useState<TotpEnrolment | undefined>()
   const [code, setCode] = useState("")
@@ -102,7 +105,8 @@ const SecondFactor = ({ on, codesLeft, onChanged }: { readonly on: boolean; read
       setEnrolment(undefined)
       setCode("")
       setMessage("The second factor is on: sign-in now asks for a code.")
-      onChanged()
+      setOn(true)
+      setCodesLeft(confirmed.codes.length)
     }
   }
   const replaceCodes = async () => {
@@ -110,7 +114,7 @@ const SecondFactor = ({ on, codesLeft, onChanged }: { readonly on: boolean; read
     if (fresh !== undefined) {
       setCodes(fresh)
       setPassword("")
-      onChanged()
+      setCodesLeft(fresh.codes.length)
     }
   }
   const turnOff = async () => {
@@ -119,7 +123,8 @@ const SecondFactor = ({ on, codesLeft, onChanged }: { readonly on: boolean; read
       setPassword("")
       setCodes(undefined)
       setMessage("The second factor is off.")
-      onChanged()
+      setOn(false)
+      setCodesLeft(0)
     }
   }
 
@@ -193,7 +198,7 @@ const Sessions = () => {
     <section aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
       <ProblemNotice problem={action.problem} />
-      <Table caption="Your sessions" head={["Signed in", "Last used", "From", ""]}>
+      <Table caption="Your sessions" head={["Signed in", "Last used", "From", "Actions"]}>
         {load.value.items.map((item) => (
           <tr key={item.id}>
             <td>{dateTime(item.createdAt)}</td>
@@ -237,7 +242,7 @@ const Sessions = () => {
 }
 
 export const AccountPage = () => {
-  const { load, reload } = useLoad("account", () => call((client) => client.account.account()))
+  const { load } = useLoad("account", () => call((client) => client.account.account()))
   if (load._tag === "loading") return <Loading />
   if (load._tag === "failed") return <ProblemNotice problem={load.problem} />
   const account = load.value
@@ -248,7 +253,7 @@ export const AccountPage = () => {
         {account.operator.name} · {account.operator.email} · {roleLabel(account.operator.role)}
       </p>
       <PasswordForm />
-      <SecondFactor on={account.secondFactor} codesLeft={account.recoveryCodesLeft} onChanged={reload} />
+      <SecondFactor on={account.secondFactor} codesLeft={account.recoveryCodesLeft} />
       <Sessions />
     </>
   )

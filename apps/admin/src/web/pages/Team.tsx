@@ -111,7 +111,7 @@ export const TeamPage = () => {
         </p>
       )}
       <ProblemNotice problem={changing.problem} />
-      <Table caption="Operators" head={["Name", "E-mail address", "Role", "Second factor", "Since", ""]}>
+      <Table caption="Operators" head={["Name", "E-mail address", "Role", "Second factor", "Since", "Actions"]}>
         {operators.map((member) => {
           const mayTouch = canChange && member.id !== session.operator.id && (canOwn || member.role !== "owner")
           return (
@@ -171,7 +171,7 @@ export const TeamPage = () => {
       {link === undefined ? null : <InviteLink url={link.url} email={link.email} />}
 
       <h2>Open invitations</h2>
-      <Table caption="Open invitations" head={["E-mail address", "Role", "Invited by", "Expires", ""]}>
+      <Table caption="Open invitations" head={["E-mail address", "Role", "Invited by", "Expires", "Actions"]}>
         {invites.length === 0 ? (
           <tr>
             <td colSpan={5}>No open invitations.</td>
