@@ -21,7 +21,9 @@ import { CustomersGroup } from "./CustomersAdmin.js"
 import { IntegrationConfigurationsGroup } from "./IntegrationsAdmin.js"
 import { OrganizationGroup } from "./OrganizationAdmin.js"
 import { SessionGroup, SignInGroup } from "./AdminSession.js"
+import { BillingChartsGroup, BookingCalendarGroup } from "./PicturesAdmin.js"
 import { SigningGroup } from "./SigningAdmin.js"
+import { AccountGroup, InvitationGroup, TeamGroup } from "./TeamAdmin.js"
 import { WebhooksGroup } from "./WebhooksAdmin.js"
 
 export class AdminApi extends HttpApi.make("AdminApi")
@@ -37,6 +39,11 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .add(BookingGroup)
   .add(SigningGroup)
   .add(WebhooksGroup)
+  .add(TeamGroup)
+  .add(InvitationGroup)
+  .add(AccountGroup)
+  .add(BillingChartsGroup)
+  .add(BookingCalendarGroup)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)

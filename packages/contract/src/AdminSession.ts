@@ -24,6 +24,8 @@ export interface OperatorShape {
   readonly organizationId: string
   readonly email: string
   readonly name: string
+  /** `owner`, `admin` or `read_only` (issue 25): what the console lets the operator change. */
+  readonly role: "owner" | "admin" | "read_only"
   readonly sessionId: string
   readonly csrfToken: string
 }
@@ -78,7 +80,8 @@ export class SignInRequest extends Schema.Class<SignInRequest>("SignInRequest")(
 export class OperatorView extends Schema.Class<OperatorView>("OperatorView")({
   id: Schema.UUID,
   email: Schema.String,
-  name: Schema.String
+  name: Schema.String,
+  role: Schema.Literal("owner", "admin", "read_only")
 }) {}
 
 export class OrganizationSummary extends Schema.Class<OrganizationSummary>("OrganizationSummary")({
@@ -95,6 +98,24 @@ export class SessionView extends Schema.Class<SessionView>("SessionView")({
 }) {}
 
 /**
+ * The password was right and the operator has a second factor: the session waits (for 5 minutes) for a TOTP code
+ * or a recovery code at `POST /api/session/second-factor`; it authenticates nothing until then.
+ */
+export class SecondFactorRequired extends Schema.Class<SecondFactorRequired>("SecondFactorRequired")({
+  secondFactorRequired: Schema.Literal(true)
+}) {}
+
+/** The second step of sign-in: a 6-digit TOTP code or a recovery code. */
+export class SecondFactorRequest extends Schema.Class<SecondFactorRequest>("SecondFactorRequest")(
+  Schema.Struct({
+    code: Schema.String.pipe(
+      Schema.minLength(1, { message: () => "enter the code" }),
+      Schema.maxLength(32, { message: () => "must be at most 32 characters" })
+    )
+  })
+) {}
+
+/**
  * Sign-in, the one operation without a session. A cross-site form can't send it (the body must be JSON, which a
  * form can't post without a CORS preflight this host never grants), and the host refuses a foreign `Origin`.
  */
@@ -103,21 +124,38 @@ export class SignInGroup extends HttpApiGroup.make("signIn")
     HttpApiEndpoint.post("signIn", "/api/session")
       .setPayload(body(SignInRequest))
       .addSuccess(SessionView, { status: 201 })
+      .addSuccess(SecondFactorRequired, { status: 201 })
       .addError(Unauthorized)
       .addError(Forbidden)
       .addError(TooManyRequests)
       .annotate(
         OpenApi.Description,
-        "Signs in and sets the session cookie. 401 for a wrong e-mail or password (the answer does not say which); " +
+        "Signs in and sets the session cookie; an operator with a second factor gets `{ secondFactorRequired: true }` " +
+          "and a session that waits for the code (`POST /api/session/second-factor`). " +
+          "401 for a wrong e-mail or password (the answer does not say which); " +
           "429 with Retry-After while this e-mail address waits at this client address after repeated failures (growing " +
           "waits, counted per address and client, so failures elsewhere never lock the operator out); 403 from a foreign Origin."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("secondFactor", "/api/session/second-factor")
+      .setPayload(body(SecondFactorRequest))
+      .addSuccess(SessionView, { status: 201 })
+      .addError(Unauthorized)
+      .addError(Forbidden)
+      .addError(TooManyRequests)
+      .annotate(
+        OpenApi.Description,
+        "Completes a sign-in that waits for the second factor: a TOTP code (each 30-second step accepted once) or " +
+          "an unused recovery code; the session then gets a new token. 401 for a wrong code or no waiting session; " +
+          "429 with Retry-After after repeated wrong codes (throttled like sign-in); 403 from a foreign Origin."
       )
   )
   .middleware(JsonPayload) {}
 
 /** The signed-in session: read it (the console's first call), or sign out. */
 export class SessionGroup extends HttpApiGroup.make("session")
-  .add(HttpApiEndpoint.get("current", "/api/session").addSuccess(SessionView))
+  .add(HttpApiEndpoint.get("current", "/api/session").addSuccess(SessionView, { status: 200 }))
   .add(
     HttpApiEndpoint.del("signOut", "/api/session")
       .addSuccess(Schema.Void, { status: 204 })

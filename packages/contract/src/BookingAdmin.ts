@@ -208,7 +208,7 @@ const ResourcePath = Schema.Struct({ resourceId: Schema.UUID })
 const ProductPath = Schema.Struct({ productId: Schema.UUID })
 
 /** An ISO date that exists in the calendar (`CalendarDate`); "" is no bound. */
-const DateBound = Schema.optional(
+export const DateBound = Schema.optional(
   Schema.String.pipe(
     Schema.filter((text) => text === "" || isCalendarDate(text)),
     Schema.annotations({ message: () => ({ message: CALENDAR_DATE_MESSAGE, override: true }) })

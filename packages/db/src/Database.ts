@@ -42,7 +42,14 @@ import type {
   IntegrationConfigurationTable,
   IntegrationConnectionReferenceTable
 } from "./schema/Integrations.js"
-import type { ConnectorAppPublisherTable, OperatorSessionTable, OperatorSignInFailureTable, OperatorTable } from "./schema/Operators.js"
+import type {
+  ConnectorAppPublisherTable,
+  OperatorInviteTable,
+  OperatorRecoveryCodeTable,
+  OperatorSessionTable,
+  OperatorSignInFailureTable,
+  OperatorTable
+} from "./schema/Operators.js"
 import type { OperationalContextTable, OrganizationTable } from "./schema/Organizations.js"
 import type {
   SignedDocumentUploadTable,
@@ -102,6 +109,8 @@ export interface Database {
   auditLog: AuditLogTable
   events: EventTable
   operators: OperatorTable
+  operatorInvites: OperatorInviteTable
+  operatorRecoveryCodes: OperatorRecoveryCodeTable
   operatorSessions: OperatorSessionTable
   operatorSignInFailures: OperatorSignInFailureTable
   connectorAppPublishers: ConnectorAppPublisherTable

@@ -18,6 +18,7 @@ import * as keysSealedAtRest from "./migrations/20261126_0700_keys_sealed_at_res
 import * as eventsPublished from "./migrations/20261127_0200_events_published.js"
 import * as webhooks from "./migrations/20261127_0300_webhooks.js"
 import * as signingKeyActivation from "./migrations/20261127_0400_signing_key_activation.js"
+import * as operatorTeam from "./migrations/20261128_0400_operator_team.js"
 import * as bookingRequestLists from "./migrations/20261128_0500_booking_request_lists.js"
 import * as bookingChanges from "./migrations/20261128_0510_booking_changes.js"
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "20261127_0200_events_published": eventsPublished,
   "20261127_0300_webhooks": webhooks,
   "20261127_0400_signing_key_activation": signingKeyActivation,
+  "20261128_0400_operator_team": operatorTeam,
   "20261128_0500_booking_request_lists": bookingRequestLists,
   "20261128_0510_booking_changes": bookingChanges
 }

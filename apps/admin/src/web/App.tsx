@@ -4,6 +4,7 @@ import { Link, match, useLocation } from "./router.js"
 import { navigation, routes } from "./routes.js"
 import { useSession, useSignedIn } from "./session.js"
 import { SignIn } from "./pages/SignIn.js"
+import { InvitationPage } from "./pages/Invitation.js"
 import { Loading } from "./ui.js"
 import { localeFor, setLocale } from "./format.js"
 
@@ -95,6 +96,9 @@ const SignedIn = () => {
 
 export const App = () => {
   const { state } = useSession()
+  const { pathname } = useLocation()
+  // An invitation is opened signed out (or as someone else): its page needs no session.
+  if (pathname === "/invitation") return <InvitationPage />
   if (state._tag === "loading") return <Loading />
   if (state._tag === "signedOut") return <SignIn reason={state.reason} />
   return <SignedIn />

@@ -17,6 +17,9 @@ import { BookingRequestPage } from "./pages/BookingRequestDetail.js"
 import { InvoiceRunPage } from "./pages/InvoiceRunDetail.js"
 import { ProposalPage } from "./pages/ProposalDetail.js"
 import { SigningAttemptPage } from "./pages/SigningAttemptDetail.js"
+import { AccountPage } from "./pages/Security.js"
+import { BookingCalendarPage } from "./pages/BookingCalendar.js"
+import { TeamPage } from "./pages/Team.js"
 import { NewWebhookEndpointPage, WebhookDeliveriesPage, WebhookDeliveryPage, WebhookEndpointPage, WebhookEndpointsPage } from "./pages/Webhooks.js"
 
 export interface Route {
@@ -64,7 +67,10 @@ export const routes: ReadonlyArray<Route> = [
   { pattern: "/booking/add-on-products", render: () => <AddOnProductsPage /> },
   { pattern: "/booking/add-on-products/new", render: () => <NewAddOnProductPage /> },
   { pattern: "/booking/add-on-products/:id", render: (p) => <EditAddOnProductPage id={p["id"]!} /> },
-  { pattern: "/audit-log", render: () => <AuditLogPage /> }
+  { pattern: "/audit-log", render: () => <AuditLogPage /> },
+  { pattern: "/team", render: () => <TeamPage /> },
+  { pattern: "/booking/calendar", render: () => <BookingCalendarPage /> },
+  { pattern: "/account", render: () => <AccountPage /> }
 ]
 
 export interface NavigationSection {
@@ -96,6 +102,7 @@ export const navigation: ReadonlyArray<NavigationSection> = [
     title: "Booking",
     links: [
       ["/booking/requests", "Booking requests"],
+      ["/booking/calendar", "Calendar"],
       ["/booking/resources", "Resources"],
       ["/booking/add-on-products", "Add-on products"]
     ]
@@ -110,5 +117,12 @@ export const navigation: ReadonlyArray<NavigationSection> = [
       ["/webhooks/deliveries", "Webhook deliveries"]
     ]
   },
-  { title: "Oversight", links: [["/audit-log", "Audit log"]] }
+  { title: "Oversight", links: [["/audit-log", "Audit log"]] },
+  {
+    title: "Team",
+    links: [
+      ["/team", "Operators"],
+      ["/account", "Your account"]
+    ]
+  }
 ]

@@ -1,6 +1,6 @@
 /** The signed-in session for the whole console: who, which organization, and the sign-in / sign-out actions. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react"
-import type { SessionView } from "@propline/contract/AdminSession"
+import type { SecondFactorRequired, SessionView } from "@propline/contract/AdminSession"
 import { call, type Problem, type Result, setCsrfToken } from "./api.js"
 
 type State =
@@ -10,7 +10,10 @@ type State =
 
 interface SessionContextValue {
   readonly state: State
-  readonly signIn: (email: string, password: string) => Promise<Result<SessionView>>
+  /** Signs in; an operator with a second factor gets `SecondFactorRequired`, then calls {@link secondFactor}. */
+  readonly signIn: (email: string, password: string) => Promise<Result<SessionView | SecondFactorRequired>>
+  /** The second step of a sign-in that waits for a TOTP code or a recovery code. */
+  readonly secondFactor: (code: string) => Promise<Result<SessionView>>
   readonly signOut: () => Promise<void>
   /** The server said 401: the session ended elsewhere (expired, signed out in another tab). */
   readonly expired: () => void
@@ -32,6 +35,15 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
 
   const signIn = useCallback(async (email: string, password: string) => {
     const result = await call((client) => client.signIn.signIn({ payload: { email, password } }))
+    if (result.ok && "csrfToken" in result.value) {
+      setCsrfToken(result.value.csrfToken)
+      setState({ _tag: "signedIn", session: result.value })
+    }
+    return result
+  }, [])
+
+  const secondFactor = useCallback(async (code: string) => {
+    const result = await call((client) => client.signIn.secondFactor({ payload: { code } }))
     if (result.ok) {
       setCsrfToken(result.value.csrfToken)
       setState({ _tag: "signedIn", session: result.value })
@@ -50,7 +62,7 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
     setState({ _tag: "signedOut", reason: "Your session has ended. Sign in again." })
   }, [])
 
-  const value = useMemo(() => ({ state, signIn, signOut, expired }), [state, signIn, signOut, expired])
+  const value = useMemo(() => ({ state, signIn, secondFactor, signOut, expired }), [state, signIn, secondFactor, signOut, expired])
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }
 

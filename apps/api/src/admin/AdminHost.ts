@@ -54,6 +54,12 @@ import { WebhookAdminHandlers } from "../webhooks/WebhookAdminHandlers.js"
 import { WebhookReadRepository } from "../webhooks/WebhookReadRepository.js"
 import { WebhookOperatorLive, WebhookQueueLive } from "../webhooks/WebhooksLive.js"
 import { staticAssets } from "./StaticAssets.js"
+import { BillingChartsAdminHandlers } from "../billing/BillingChartsAdminHandlers.js"
+import { BillingChartsReadRepository } from "../billing/BillingChartsReadRepository.js"
+import { BookingCalendarAdminHandlers } from "../booking/BookingCalendarAdminHandlers.js"
+import { BookingCalendarReadRepository } from "../booking/BookingCalendarReadRepository.js"
+import { OperatorTeam } from "./OperatorTeam.js"
+import { AccountHandlers, InvitationHandlers, TeamHandlers } from "./TeamHandlers.js"
 
 /** The handlers of every group; a capability's operator pages add theirs here. */
 const AdminGroups = Layer.mergeAll(
@@ -68,7 +74,12 @@ const AdminGroups = Layer.mergeAll(
   BillingAdminHandlers,
   BookingAdminHandlers,
   SigningAdminHandlers,
-  WebhookAdminHandlers
+  WebhookAdminHandlers,
+  TeamHandlers,
+  InvitationHandlers,
+  AccountHandlers,
+  BillingChartsAdminHandlers,
+  BookingCalendarAdminHandlers
 )
 
 /** The organization page's counts, each written by its table's owner (contexts' port). */
@@ -82,6 +93,9 @@ const OrganizationRecordCountsLive = Layer.succeed(OrganizationRecordCounts, {
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
   OperatorSessions.Default,
+  OperatorTeam.Default,
+  BillingChartsReadRepository.Default,
+  BookingCalendarReadRepository.Default,
   OrganizationReadRepository.Default.pipe(Layer.provide(OrganizationRecordCountsLive)),
   CustomerReadRepository.Default,
   ApplicationReadRepository.Default,

@@ -1,6 +1,6 @@
 /**
  * Server sides of the admin API's middleware: the session cookie (401), the CSRF token of every change (403) and
- * JSON bodies (400). The CSRF check compares the `X-CSRF-Token` header with the session's token in constant time,
+ * JSON bodies (400). A read-only operator's change is 403 beside the CSRF check (`OperatorRoles.ts`). The CSRF check compares the `X-CSRF-Token` header with the session's token in constant time,
  * and refuses a change whose `Origin` is not the console's own address.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -12,6 +12,7 @@ import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../platform/AppConfig.js"
 import { hasBody } from "../platform/RequestBody.js"
 import { identify } from "../platform/RequestLog.js"
+import { changeAllowed, pathnameOf } from "./OperatorRoles.js"
 import { OperatorSessions } from "./OperatorSessions.js"
 
 export const OperatorAuthenticationLive = Layer.effect(
@@ -67,6 +68,9 @@ export const CsrfProtectionLive = Layer.effect(
         return yield* Effect.fail(
           problem.forbidden("The request has no valid CSRF token: send the session's token in X-CSRF-Token.")
         )
+      }
+      if (!changeAllowed(operator.value.role, request.method, pathnameOf(request.url))) {
+        return yield* Effect.fail(problem.forbidden("A read-only operator can't make changes: ask an owner or an admin."))
       }
     })
   })

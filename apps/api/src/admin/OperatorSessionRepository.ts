@@ -38,6 +38,9 @@ export class OperatorSessionRepository extends Effect.Service<OperatorSessionRep
       readonly csrfToken: string
       readonly now: Date
       readonly expiresAt: Date
+      /** A session that waits for the second factor and authenticates nothing until then. */
+      readonly secondFactorPending: boolean
+      readonly clientAddress: string
     }) =>
       Sql.query((db) =>
         db
@@ -50,10 +53,66 @@ export class OperatorSessionRepository extends Effect.Service<OperatorSessionRep
             createdAt: row.now,
             lastSeenAt: row.now,
             expiresAt: row.expiresAt,
-            endedAt: null
+            endedAt: null,
+            secondFactorPending: row.secondFactorPending,
+            clientAddress: row.clientAddress
           })
           .execute()
       ),
+
+    /** The live session waiting for the second factor with this token digest, with its operator; or undefined. */
+    findPendingSession: (tokenDigest: string, now: Date) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("operatorSessions")
+          .innerJoin(activeOperators(db).as("operators"), "operators.id", "operatorSessions.operatorId")
+          .select(["operatorSessions.id as sessionId", "operators.id as operatorId", "operators.email"])
+          .where("operatorSessions.tokenDigest", "=", tokenDigest)
+          .where("operatorSessions.endedAt", "is", null)
+          .where("operatorSessions.secondFactorPending", "=", true)
+          .where("operatorSessions.expiresAt", ">", now)
+          .executeTakeFirst()
+      ),
+
+    /** The operator's live (signed-in) sessions at `now`, the latest used first. */
+    liveSessionsOf: (operatorId: string, now: Date) =>
+      Sql.query((db) =>
+        db
+          .selectFrom("operatorSessions")
+          .select(["id", "createdAt", "lastSeenAt", "expiresAt", "clientAddress"])
+          .where("operatorId", "=", operatorId)
+          .where("endedAt", "is", null)
+          .where("secondFactorPending", "=", false)
+          .where("expiresAt", ">", now)
+          .orderBy("lastSeenAt", "desc")
+          .orderBy("id")
+          .execute()
+      ),
+
+    /** Ends the operator's live session `sessionId`: true when it was theirs and live. */
+    endSessionOf: (operatorId: string, sessionId: string, now: Date) =>
+      Sql.query((db) =>
+        db
+          .updateTable("operatorSessions")
+          .set({ endedAt: now })
+          .where("operatorId", "=", operatorId)
+          .where("id", "=", sessionId)
+          .where("endedAt", "is", null)
+          .where("expiresAt", ">", now)
+          .executeTakeFirst()
+      ).pipe(Effect.map((result) => result.numUpdatedRows > 0n)),
+
+    /** Ends every session of the operator but `keep` (none: all of them); answers how many were live. */
+    endSessionsOf: (operatorId: string, now: Date, keep?: string) =>
+      Sql.query((db) => {
+        const query = db
+          .updateTable("operatorSessions")
+          .set({ endedAt: now })
+          .where("operatorId", "=", operatorId)
+          .where("endedAt", "is", null)
+          .where("expiresAt", ">", now)
+        return (keep === undefined ? query : query.where("id", "<>", keep)).executeTakeFirst()
+      }).pipe(Effect.map((result) => Number(result.numUpdatedRows))),
 
     /** The live session with this token digest, with its active operator, or undefined. */
     findLiveSession: (tokenDigest: string, now: Date) =>
@@ -69,10 +128,12 @@ export class OperatorSessionRepository extends Effect.Service<OperatorSessionRep
             "operators.id as operatorId",
             "operators.organizationId",
             "operators.email",
-            "operators.name"
+            "operators.name",
+            "operators.role"
           ])
           .where("operatorSessions.tokenDigest", "=", tokenDigest)
           .where("operatorSessions.endedAt", "is", null)
+          .where("operatorSessions.secondFactorPending", "=", false)
           .where("operatorSessions.expiresAt", ">", now)
           .executeTakeFirst()
       ),

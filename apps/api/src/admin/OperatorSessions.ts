@@ -29,11 +29,14 @@ import * as Sql from "../platform/Sql.js"
 import { OperatorRepository } from "../identity/OperatorRepository.js"
 import { OperatorSessionRepository } from "./OperatorSessionRepository.js"
 import { decoyHash, verifyPassword } from "./Passwords.js"
+import { isTotpCode, openSecret, recoveryCodeDigest, totpStep } from "./SecondFactor.js"
 
 /** A session ends this long after its last request: 2 hours. */
 export const SESSION_IDLE_SECONDS = 2 * 60 * 60
 /** A session ends this long after sign-in whatever its use: 12 hours. */
 export const SESSION_MAX_SECONDS = 12 * 60 * 60
+/** A sign-in that waits for the second factor lasts this long: 5 minutes. */
+export const SECOND_FACTOR_SECONDS = 5 * 60
 /** A session's expiry is written again at most this often (seconds), not on every request. */
 const TOUCH_INTERVAL_SECONDS = 60
 
@@ -50,8 +53,17 @@ export interface OperatorSession {
   readonly organizationId: string
   readonly email: string
   readonly name: string
+  readonly role: "owner" | "admin" | "read_only"
   readonly csrfToken: string
 }
+
+/** What a sign-in opens: a session, or one that waits for the second factor (its token goes in the cookie too). */
+export type SignInResult =
+  | { readonly _tag: "SignedIn"; readonly token: string; readonly session: OperatorSession }
+  | { readonly _tag: "SecondFactorRequired"; readonly token: string }
+
+/** The throttle key of second-factor attempts: apart from the password's, for the same pair of addresses. */
+const secondFactorKey = (email: string) => `second-factor:${email}`
 
 /** Lower-case hex SHA-256 of a session token: what `operator_sessions.token_digest` holds. */
 export const tokenDigest = (token: string): string => sha256Hex(token)
@@ -96,6 +108,33 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
   effect: Effect.gen(function* () {
     const operators = yield* OperatorRepository
     const Repo = yield* OperatorSessionRepository
+    /** A new session of `operator` and its token (nothing written yet). */
+    const openSession = (
+      operator: { readonly id: string; readonly organizationId: string; readonly email: string; readonly name: string; readonly role: OperatorSession["role"] }
+    ) =>
+      Effect.sync(() => ({
+        token: randomBytes(32).toString("base64url"),
+        session: {
+          sessionId: randomUUID(),
+          operatorId: operator.id,
+          organizationId: operator.organizationId,
+          email: operator.email,
+          name: operator.name,
+          role: operator.role,
+          csrfToken: randomBytes(32).toString("base64url")
+        } satisfies OperatorSession
+      }))
+    const insert = (session: OperatorSession, token: string, clientAddress: string, at: Date) =>
+      Repo.insertSession({
+        id: session.sessionId,
+        operatorId: session.operatorId,
+        tokenDigest: tokenDigest(token),
+        csrfToken: session.csrfToken,
+        now: at,
+        expiresAt: plus(at, SESSION_IDLE_SECONDS),
+        secondFactorPending: false,
+        clientAddress
+      })
     return {
       /**
        * Signs in: returns the session and its token (for the cookie; shown nowhere else). Fails with
@@ -119,31 +158,98 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
             yield* auditAttempt("operator.sign_in_failed", attempt, operator, { reason, failureCount: admission.failureCount })
             return yield* new InvalidCredentials()
           }
-          const token = randomBytes(32).toString("base64url")
-          const session: OperatorSession = {
-            sessionId: randomUUID(),
-            operatorId: operator.id,
-            organizationId: operator.organizationId,
-            email: operator.email,
-            name: operator.name,
-            csrfToken: randomBytes(32).toString("base64url")
+          if (operator.totpSecretEnvelope !== null) {
+            const token = randomBytes(32).toString("base64url")
+            const sessionId = randomUUID()
+            yield* Sql.transaction(
+              Effect.gen(function* () {
+                yield* Repo.forgiveSignIns(attempt.email, attempt.clientAddress)
+                yield* Repo.insertSession({
+                  id: sessionId,
+                  operatorId: operator.id,
+                  tokenDigest: tokenDigest(token),
+                  csrfToken: randomBytes(32).toString("base64url"),
+                  now: at,
+                  expiresAt: plus(at, SECOND_FACTOR_SECONDS),
+                  secondFactorPending: true,
+                  clientAddress: attempt.clientAddress
+                })
+                yield* Audit.byActor(
+                  operator.organizationId,
+                  { type: "operator", id: operator.id },
+                  { action: "operator.password_accepted", targetType: "operator_session", targetId: sessionId, at, details: { clientAddress: attempt.clientAddress } }
+                )
+              })
+            )
+            return { _tag: "SecondFactorRequired", token } satisfies SignInResult
           }
+          const { token, session } = yield* openSession(operator)
           yield* Sql.transaction(
             Effect.gen(function* () {
               yield* Repo.forgiveSignIns(attempt.email, attempt.clientAddress)
-              yield* Repo.insertSession({
-                id: session.sessionId,
-                operatorId: session.operatorId,
-                tokenDigest: tokenDigest(token),
-                csrfToken: session.csrfToken,
-                now: at,
-                expiresAt: plus(at, SESSION_IDLE_SECONDS)
-              })
+              yield* insert(session, token, attempt.clientAddress, at)
               yield* audit(session, "operator.signed_in", at, { clientAddress: attempt.clientAddress })
             })
           )
-          return { token, session }
+          return { _tag: "SignedIn", token, session } satisfies SignInResult
         }).pipe(Effect.withSpan("OperatorSessions.signIn", { captureStackTrace: false })),
+
+      /**
+       * Completes a sign-in that waits for the second factor (the cookie's `token`): a TOTP `code` of a step not used
+       * before, or an unused recovery code. The waiting session ends and a new one (new token, new CSRF token) is
+       * opened. Throttled like sign-in, per (e-mail address, client address) with its own count
+       * ({@link SignInThrottled}); a wrong code, an expired or unknown waiting session fail with
+       * {@link InvalidCredentials}, the wrong code audited (`operator.second_factor_failed`).
+       */
+      completeSecondFactor: (input: { readonly token: string; readonly code: string; readonly clientAddress: string | undefined }) =>
+        Effect.gen(function* () {
+          const at = yield* Sql.now
+          const clientAddress = input.clientAddress ?? UNKNOWN_CLIENT
+          const pending = yield* Repo.findPendingSession(tokenDigest(input.token), at)
+          if (pending === undefined) return yield* new InvalidCredentials()
+          const admission = yield* Repo.admitSignIn(secondFactorKey(pending.email), clientAddress, at)
+          if (!admission.admitted) {
+            return yield* new SignInThrottled({
+              retryAfterSeconds: Math.max(1, Math.ceil((admission.blockedUntil.getTime() - at.getTime()) / 1000))
+            })
+          }
+          const outcome = yield* Sql.transaction(
+            Effect.gen(function* () {
+              const operator = yield* operators.lock(yield* operators.organizationOf(pending.operatorId), pending.operatorId)
+              if (operator === undefined || operator.status !== "active" || operator.totpSecretEnvelope === null) return undefined
+              let method: "totp" | "recovery_code" | undefined
+              if (isTotpCode(input.code)) {
+                const step = totpStep(yield* openSecret(operator.id, operator.totpSecretEnvelope), input.code, at)
+                if (step !== undefined && (yield* operators.useTotpStep(operator.id, step))) method = "totp"
+              } else if (yield* operators.useRecoveryCode(operator.id, recoveryCodeDigest(input.code), at)) {
+                method = "recovery_code"
+              }
+              if (method === undefined) return { operator, session: undefined }
+              yield* Repo.forgiveSignIns(secondFactorKey(operator.email), clientAddress)
+              yield* Repo.endSession(pending.sessionId, at)
+              const opened = yield* openSession(operator)
+              yield* insert(opened.session, opened.token, clientAddress, at)
+              yield* audit(opened.session, "operator.signed_in", at, { clientAddress, secondFactor: method })
+              return { operator, session: opened }
+            })
+          )
+          if (outcome === undefined) return yield* new InvalidCredentials()
+          if (outcome.session === undefined) {
+            yield* Audit.byActor(
+              outcome.operator.organizationId,
+              { type: "client", id: clientAddress },
+              {
+                action: "operator.second_factor_failed",
+                targetType: "operator",
+                targetId: outcome.operator.id,
+                details: { clientAddress, failureCount: admission.failureCount },
+                at
+              }
+            )
+            return yield* new InvalidCredentials()
+          }
+          return outcome.session
+        }).pipe(Effect.withSpan("OperatorSessions.completeSecondFactor", { captureStackTrace: false })),
 
       /** The live session of a cookie token, sliding its idle expiry forward; none when ended, expired or unknown. */
       authenticate: (token: string) =>
@@ -161,6 +267,7 @@ export class OperatorSessions extends Effect.Service<OperatorSessions>()("@propl
             organizationId: row.organizationId,
             email: row.email,
             name: row.name,
+            role: row.role,
             csrfToken: row.csrfToken
           })
         }).pipe(Effect.withSpan("OperatorSessions.authenticate", { captureStackTrace: false })),

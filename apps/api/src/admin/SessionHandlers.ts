@@ -16,8 +16,10 @@ import { tooManyRequests } from "@propline/contract/AdminProblem"
 import {
   CurrentOperator,
   OperatorAuthentication,
+  SESSION_COOKIE,
   OperatorView,
   OrganizationSummary,
+  SecondFactorRequired,
   SessionView
 } from "@propline/contract/AdminSession"
 import { problem } from "@propline/contract/Problem"
@@ -25,7 +27,7 @@ import { Duration, Effect, Either } from "effect"
 import { AppConfig } from "../platform/AppConfig.js"
 import { clientAddress, trustedProxies } from "../platform/ClientAddress.js"
 import { isForeignOrigin, originOf } from "./OperatorMiddleware.js"
-import { type OperatorSession, OperatorSessions, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
+import { type OperatorSession, OperatorSessions, SECOND_FACTOR_SECONDS, SESSION_MAX_SECONDS } from "./OperatorSessions.js"
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 
 const sessionView = (session: OperatorSession) =>
@@ -34,7 +36,7 @@ const sessionView = (session: OperatorSession) =>
       Effect.orDie
     )
     return new SessionView({
-      operator: new OperatorView({ id: session.operatorId, email: session.email, name: session.name }),
+      operator: new OperatorView({ id: session.operatorId, email: session.email, name: session.name, role: session.role }),
       organization: new OrganizationSummary(organization),
       csrfToken: session.csrfToken
     })
@@ -52,44 +54,53 @@ export const SignInHandlers = HttpApiBuilder.group(AdminApi, "signIn", (handlers
       onLeft: (reason) => Effect.dieMessage(`TRUSTED_PROXIES: ${reason}`),
       onRight: Effect.succeed
     })
-    return handlers.handle("signIn", ({ payload }) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        if (isForeignOrigin(request, adminOrigin)) {
-          return yield* Effect.fail(problem.forbidden("Sign in from the console's own address."))
-        }
-        const { token, session } = yield* sessions
-          .signIn({
-            email: payload.email,
-            password: payload.password,
-            clientAddress: clientAddress(
-              request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined,
-              request.headers["x-forwarded-for"],
-              trusted
-            )
-          })
-          .pipe(
-            Effect.catchTags({
-              InvalidCredentials: () => Effect.fail(problem.unauthorized("The e-mail address or the password is wrong.")),
-              SignInThrottled: (throttled) =>
-                Effect.zipRight(
-                  HttpApp.appendPreResponseHandler((_request, response) =>
-                    Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(throttled.retryAfterSeconds)))
-                  ),
-                  Effect.fail(tooManyRequests(throttled.retryAfterSeconds))
-                )
-            })
-          )
-        yield* HttpApiBuilder.securitySetCookie(sessionCookie, token, {
-          secure,
-          httpOnly: true,
-          sameSite: "lax",
-          path: "/",
-          maxAge: Duration.seconds(SESSION_MAX_SECONDS)
-        })
-        return yield* sessionView(session)
-      })
+    const cookieOptions = (maxAge: Duration.Duration) => ({ secure, httpOnly: true, sameSite: "lax" as const, path: "/", maxAge })
+    const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
+      clientAddress(request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined, request.headers["x-forwarded-for"], trusted)
+    const fromConsole = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      isForeignOrigin(request, adminOrigin) ? Effect.fail(problem.forbidden("Sign in from the console's own address.")) : Effect.succeed(request)
     )
+    const refusals = {
+      InvalidCredentials: () => Effect.fail(problem.unauthorized("The e-mail address or the password is wrong.")),
+      SignInThrottled: (throttled: { readonly retryAfterSeconds: number }) =>
+        Effect.zipRight(
+          HttpApp.appendPreResponseHandler((_request, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(throttled.retryAfterSeconds)))
+          ),
+          Effect.fail(tooManyRequests(throttled.retryAfterSeconds))
+        )
+    }
+    return handlers
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function* () {
+          const request = yield* fromConsole
+          const result = yield* sessions
+            .signIn({ email: payload.email, password: payload.password, clientAddress: clientOf(request) })
+            .pipe(Effect.catchTags(refusals))
+          if (result._tag === "SecondFactorRequired") {
+            yield* HttpApiBuilder.securitySetCookie(sessionCookie, result.token, cookieOptions(Duration.seconds(SECOND_FACTOR_SECONDS)))
+            return new SecondFactorRequired({ secondFactorRequired: true })
+          }
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, result.token, cookieOptions(Duration.seconds(SESSION_MAX_SECONDS)))
+          return yield* sessionView(result.session)
+        })
+      )
+      .handle("secondFactor", ({ payload }) =>
+        Effect.gen(function* () {
+          const request = yield* fromConsole
+          const token = request.cookies[SESSION_COOKIE] ?? ""
+          const { token: fresh, session } = yield* sessions
+            .completeSecondFactor({ token, code: payload.code, clientAddress: clientOf(request) })
+            .pipe(
+              Effect.catchTags({
+                ...refusals,
+                InvalidCredentials: () => Effect.fail(problem.unauthorized("The code is wrong, was already used, or the sign-in expired."))
+              })
+            )
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, fresh, cookieOptions(Duration.seconds(SESSION_MAX_SECONDS)))
+          return yield* sessionView(session)
+        })
+      )
   })
 )
 

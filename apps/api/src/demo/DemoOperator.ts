@@ -8,11 +8,15 @@
  * The check runs in one transaction holding the operator's row lock, so instances that start together take turns.
  */
 import type * as Db from "@propline/db/Db"
-import { Effect } from "effect"
+import { INVITE_VALID_DAYS } from "@propline/contract/TeamAdmin"
+import { Effect, Layer } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { join } from "node:path"
 import { hashPassword, verifyPassword } from "../admin/Passwords.js"
+import { OperatorInviteRepository } from "../identity/OperatorInviteRepository.js"
+import { OperatorRepository } from "../identity/OperatorRepository.js"
 import * as Audit from "../platform/Audit.js"
+import { sha256Hex } from "../platform/Digest.js"
 import * as Sql from "../platform/Sql.js"
 import { ensureOwnerOnly, readJsonFile, writePrivateFile } from "./PrivateFile.js"
 
@@ -33,7 +37,12 @@ export interface DemoOperatorFile {
 
 export interface DemoOperator extends DemoOperatorFile {
   readonly filePath: string
+  /** A single-use invitation link for {@link DEMO_INVITE_EMAIL} (issue 25), or undefined when that address is an operator already. */
+  readonly inviteUrl?: string | undefined
 }
+
+/** The address the demo's invitation link is for: a teammate of the demo operator, invited as an admin. */
+export const DEMO_INVITE_EMAIL = "teammate@nordhavn.example.com"
 
 const SYSTEM_ACTOR = { type: "system", id: "demo-operator" } as const
 
@@ -60,6 +69,7 @@ const lockOperator = (organizationId: string, now: Date) =>
           name: "Demo Operator",
           passwordHash: "!",
           status: "active",
+          role: "owner",
           createdAt: now,
           updatedAt: now
         })
@@ -75,6 +85,39 @@ const lockOperator = (organizationId: string, now: Date) =>
         .executeTakeFirstOrThrow()
     )
   })
+
+/**
+ * A fresh invitation link for {@link DEMO_INVITE_EMAIL} (admin), replacing any open one, so the banner can show a
+ * link that works: single-use and valid for `INVITE_VALID_DAYS`, its token's SHA-256 kept. None once the address
+ * is an operator.
+ */
+const demoInvite = (operator: { readonly id: string; readonly organizationId: string }, input: { readonly adminUrl: string; readonly now: Date }) =>
+  Effect.gen(function* () {
+    const operators = yield* OperatorRepository
+    const invites = yield* OperatorInviteRepository
+    if (yield* operators.emailTaken(DEMO_INVITE_EMAIL)) return undefined
+    yield* invites.revokeFor(operator.organizationId, DEMO_INVITE_EMAIL, input.now)
+    const token = randomBytes(32).toString("base64url")
+    const id = randomUUID()
+    yield* invites.insert({
+      id,
+      organizationId: operator.organizationId,
+      email: DEMO_INVITE_EMAIL,
+      role: "admin",
+      tokenDigest: sha256Hex(token),
+      invitedBy: operator.id,
+      now: input.now,
+      expiresAt: new Date(input.now.getTime() + INVITE_VALID_DAYS * 24 * 60 * 60 * 1000)
+    })
+    yield* Audit.byActor(operator.organizationId, SYSTEM_ACTOR, {
+      action: "operator.invited",
+      targetType: "operator_invite",
+      targetId: id,
+      at: input.now,
+      details: { email: DEMO_INVITE_EMAIL, role: "admin" }
+    })
+    return `${input.adminUrl}/invitation#${token}`
+  }).pipe(Effect.provide(Layer.merge(OperatorRepository.Default, OperatorInviteRepository.Default)))
 
 /**
  * Makes sure the demo operator exists in `organizationId` and `dataDir/demo-operator.json` holds a password that
@@ -101,7 +144,8 @@ export const ensureDemoOperator = (input: {
         } else {
           yield* ensureOwnerOnly(filePath)
         }
-        return { email: existing.email, password: existing.password, admin_url: input.adminUrl, filePath }
+        const inviteUrl = yield* demoInvite(operator, input)
+        return { email: existing.email, password: existing.password, admin_url: input.adminUrl, filePath, inviteUrl }
       }
       const password = randomBytes(18).toString("base64url")
       const passwordHash = yield* hashPassword(password)
@@ -116,13 +160,14 @@ export const ensureDemoOperator = (input: {
       })
       const content = { email: DEMO_OPERATOR_EMAIL, password, admin_url: input.adminUrl }
       yield* writePrivateFile(input.dataDir, filePath, content)
-      return { ...content, filePath }
+      return { ...content, filePath, inviteUrl: yield* demoInvite(operator, input) }
     })
   ).pipe(Effect.withSpan("DemoOperator.ensureDemoOperator", { captureStackTrace: false }))
 
 /**
- * The banner's lines for the admin console: its address, the e-mail address to sign in with, and the file the
- * password is in (never the password: start-up output ends up in logs).
+ * The banner's lines for the admin console: its address, the e-mail address to sign in with, the file the
+ * password is in (never the password: start-up output ends up in logs), and the demo's invitation link (issue 25:
+ * single-use and expiring, so a copy in a log is worth at most one teammate's sign-up, and only until it is used).
  */
 export const printOperatorBanner = (operator: DemoOperator): string =>
   [
@@ -130,5 +175,8 @@ export const printOperatorBanner = (operator: DemoOperator): string =>
     `  Admin console             ${operator.admin_url}`,
     `    sign in as  ${operator.email}`,
     `    password    in ${operator.filePath} (mode 0600)`,
+    ...(operator.inviteUrl === undefined
+      ? []
+      : [`    invite ${DEMO_INVITE_EMAIL} (admin, single use, ${INVITE_VALID_DAYS} days):`, `      ${operator.inviteUrl}`]),
     ""
   ].join("\n")

@@ -60,7 +60,9 @@ describe.each(TestDatabase.kinds())("operator sessions on %s", (kind) => {
     it.effect("sign-out ends the session; an unknown token is no session", () =>
       Effect.gen(function* () {
         const me = yield* setUp
-        const { token, session } = yield* signIn(me)
+        const signedIn = yield* signIn(me)
+        if (signedIn._tag !== "SignedIn") throw new Error("expected a session")
+        const { token, session } = signedIn
         yield* Effect.flatMap(OperatorSessions, (sessions) => sessions.signOut(session))
         expect(yield* live(token)).toBe(false)
         expect(yield* live(`${token}x`)).toBe(false)

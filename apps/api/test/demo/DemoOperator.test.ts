@@ -84,4 +84,12 @@ describe.each(TestDatabase.kinds())("ensureDemoOperator on %s", (kind) => {
     expect(banner).toContain(`password    in ${filePath()}`)
     expect(banner).not.toContain(operator.password)
   })
+
+  it("prints a single-use invitation link for the demo's teammate, a new one at each start (issue 25)", async () => {
+    const first = await ensure()
+    const second = await ensure()
+    expect(printOperatorBanner(second)).toContain(`${ADMIN_URL}/invitation#`)
+    expect(second.inviteUrl).toMatch(new RegExp(`^${ADMIN_URL}/invitation#[A-Za-z0-9_-]{43}$`))
+    expect(second.inviteUrl).not.toBe(first.inviteUrl)
+  })
 })

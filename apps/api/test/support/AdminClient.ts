@@ -16,7 +16,10 @@ export interface OperatorFixture {
 }
 
 /** An active operator of `organizationId` with a random password (and, unless given, a random address). */
-export const operator = (organizationId: string, options: { readonly email?: string; readonly status?: "active" | "disabled" } = {}) =>
+export const operator = (
+  organizationId: string,
+  options: { readonly email?: string; readonly status?: "active" | "disabled"; readonly role?: "owner" | "admin" | "read_only" } = {}
+) =>
   Effect.gen(function* () {
     const id = randomUUID()
     const email = options.email ?? `operator-${id.slice(0, 8)}@example.com`
@@ -26,7 +29,17 @@ export const operator = (organizationId: string, options: { readonly email?: str
     yield* Db.query((db) =>
       db
         .insertInto("operators")
-        .values({ id, organizationId, email, name: "Test Operator", passwordHash, status: options.status ?? "active", createdAt: at, updatedAt: at })
+        .values({
+          id,
+          organizationId,
+          email,
+          name: "Test Operator",
+          passwordHash,
+          status: options.status ?? "active",
+          role: options.role ?? "owner",
+          createdAt: at,
+          updatedAt: at
+        })
         .execute()
     )
     return { id, organizationId, email, password } satisfies OperatorFixture

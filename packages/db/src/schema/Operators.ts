@@ -1,3 +1,5 @@
+import type { ColumnType } from "kysely"
+
 /** `operators`: people who run the back office in the admin console, each in one organization (issue 11). */
 export interface OperatorTable {
   readonly id: string
@@ -8,8 +10,43 @@ export interface OperatorTable {
   /** PHC string of an argon2id hash (RFC 9106). */
   passwordHash: string
   status: "active" | "disabled"
+  /** What the console lets the operator change (issue 25): `owner` everything, `admin` all but owners, `read_only` nothing. */
+  role: OperatorRole
+  /** The confirmed TOTP secret (base32), sealed under the key-encryption keys; null without a second factor. */
+  totpSecretEnvelope: string | null
+  /** A secret being enrolled, sealed, until its first code confirms it. */
+  totpPendingEnvelope: string | null
+  totpEnabledAt: Date | null
+  /** The last TOTP time step (Unix seconds / 30) a code was accepted for; a code of it or an earlier one is refused. */
+  totpLastStep: ColumnType<string, number | undefined, number>
   readonly createdAt: Date
   updatedAt: Date
+}
+
+/** An operator's role in their organization. */
+export type OperatorRole = "owner" | "admin" | "read_only"
+
+/** `operator_invites`: single-use links that add an operator; the link's token is kept as its SHA-256 only. */
+export interface OperatorInviteTable {
+  readonly id: string
+  readonly organizationId: string
+  /** Lower-case. */
+  readonly email: string
+  readonly role: OperatorRole
+  readonly tokenDigest: string
+  readonly invitedBy: string
+  readonly createdAt: Date
+  readonly expiresAt: Date
+  acceptedAt: Date | null
+  revokedAt: Date | null
+}
+
+/** `operator_recovery_codes`: an operator's single-use codes for when the authenticator is lost (SHA-256 only). */
+export interface OperatorRecoveryCodeTable {
+  readonly operatorId: string
+  readonly codeDigest: string
+  readonly createdAt: Date
+  usedAt: Date | null
 }
 
 /** `operator_sessions`: server-side sessions; the cookie holds a random token, the row only its SHA-256 digest. */
@@ -25,6 +62,10 @@ export interface OperatorSessionTable {
   expiresAt: Date
   /** Set at sign-out; an ended session authenticates nothing. */
   endedAt: Date | null
+  /** A session opened by the password that waits for the TOTP code (or a recovery code); it authenticates nothing. */
+  secondFactorPending: ColumnType<boolean, boolean | undefined, boolean>
+  /** The client address sign-in came from (null for sessions older than issue 25). */
+  clientAddress: string | null
 }
 
 /**

@@ -9,6 +9,7 @@ import { money } from "../format.js"
 import { hrefWith, Link } from "../router.js"
 import { useLoad } from "../session.js"
 import { Loading, PageHeader, ProblemNotice, Table } from "../ui.js"
+import { BillingChartsSection } from "./BillingCharts.js"
 
 const STATUS_ORDER = ["created", "approved", "sent", "paid", "written-off", "failed"] as const
 
@@ -73,6 +74,7 @@ export const BillingOverviewPage = () => {
           <CurrencyChart key={currency} currency={currency} buckets={buckets.filter((bucket) => bucket.currency === currency)} />
         ))}
       </div>
+      <BillingChartsSection />
       <h2>Figures</h2>
       <Table caption="Invoices per status and currency" head={["Currency", "Status", "Documents", "Gross total", "Balance"]}>
         {buckets.map((bucket) => (
