@@ -150,11 +150,13 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
         Sql.query((db) => db.deleteFrom("operatorRecoveryCodes").where("operatorId", "=", operatorId).execute()),
         digests.length === 0
           ? Effect.void
-          : Sql.query((db) =>
-              db
-                .insertInto("operatorRecoveryCodes")
-                .values(digests.map((codeDigest) => ({ operatorId, codeDigest, createdAt: now, usedAt: null })))
-                .execute()
+          : Effect.asVoid(
+              Sql.query((db) =>
+                db
+                  .insertInto("operatorRecoveryCodes")
+                  .values(digests.map((codeDigest) => ({ operatorId, codeDigest, createdAt: now, usedAt: null })))
+                  .execute()
+              )
             )
       ),
 
