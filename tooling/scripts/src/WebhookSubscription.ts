@@ -73,6 +73,8 @@ const signedInClient = (operator: DemoOperator) =>
     })
     const cookie = Cookies.getValue(response.cookies, SESSION_COOKIE)
     if (Option.isNone(cookie)) return yield* Effect.dieMessage("sign-in answered without a session cookie")
+    // The demo operator has no second factor: a sign-in that asks for one is a set-up this script can't complete.
+    if (!("csrfToken" in session)) return yield* Effect.dieMessage("the demo operator's sign-in asks for a second factor")
     return yield* HttpApiClient.make(AdminApi, {
       baseUrl: operator.admin_url,
       transformClient: HttpClient.mapRequest((request) =>
