@@ -128,7 +128,7 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
   })
 
   it("cancels a request from the console (issue 26): free before its deadline, then refused as no longer live; 404 across organizations", async () => {
-    const bookingId = await request(5)
+    const bookingId = await request(2)
     expect((await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), otherSession, { method: "POST", body: {} })).status).toBe(404)
     const early = await adminCall(url(`/api/booking/requests/${bookingId}/cancel`), session, { method: "POST", body: { lateCancellation: "waive" } })
     expect([early.status, early.body.code]).toEqual([400, "BOOKING_NOT_PAST_CANCELLATION_DEADLINE"])

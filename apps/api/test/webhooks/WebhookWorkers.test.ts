@@ -211,6 +211,9 @@ describe.skipIf(TestDatabase.postgresUrl() === undefined)("webhook workers (post
     // Slow enough answers that a worker always has deliveries in flight while there is a backlog.
     // Each request not yet answered, with the worker that sent it (the process owning its connection).
     const pending = new Map<Received, number | undefined>()
+    // Requests a kill is about to cut off: never answered, so the victim can't record them delivered in the moments
+    // between the choice of the victim and its death (the kill signal is not instant).
+    const withheld = new Set<Received>()
     const owners = new Map<number, number | undefined>()
     hook.answer = (request, response) => {
       const pids = [...workers].map((child) => child.pid!)
@@ -223,6 +226,10 @@ describe.skipIf(TestDatabase.postgresUrl() === undefined)("webhook workers (post
         () => {
           pending.delete(request)
           if (response.destroyed) return
+          if (withheld.has(request)) {
+            response.destroy()
+            return
+          }
           response.writeHead(200, { "content-type": "text/plain" })
           response.end("ok")
         },
@@ -263,6 +270,7 @@ describe.skipIf(TestDatabase.postgresUrl() === undefined)("webhook workers (post
         await waitFor(() => sending() !== undefined, 120_000, "a worker with a request in flight")
         const victim = sending()!
         const inFlight = [...pending].filter(([, pid]) => pid === victim.pid).map(([request]) => request)
+        for (const request of inFlight) withheld.add(request)
         await new Promise<void>((resolve) => {
           victim.once("exit", () => resolve())
           victim.kill("SIGKILL")
