@@ -44,7 +44,9 @@
  * BENCH_HEAP_PROFILE_DIR (a directory for the API's sampling heap profiles, one per measured side: where its
  * allocations come from); BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
  * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_TELEMETRY (`true`: the product exports
- * its spans and metrics to a local OTLP receiver; the results are not written to docs/performance.md); BENCH_KEEP_LOGS (`true` keeps the run's
+ * its spans and metrics to a local OTLP receiver; the results are not written to docs/performance.md); BENCH_API_ROOT (another checkout whose built
+ * `apps/api/dist/main.js` is measured, with its start script's flags: a before/after pair of runs, with BENCH_README=false
+ * so that the earlier build's figures stay out of docs/performance.md); BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
@@ -99,10 +101,15 @@ import {
 const processStart = Date.now()
 const HERE = dirname(fileURLToPath(import.meta.url))
 const REPO_ROOT = resolve(HERE, "../../..")
-const API_ENTRY = join(REPO_ROOT, "apps/api/dist/main.js")
+/**
+ * The checkout whose built product is measured (`BENCH_API_ROOT`, default this one): another build of the product,
+ * e.g. an earlier commit's worktree, measured by this benchmark, as a before/after pair of runs.
+ */
+const PRODUCT_ROOT = resolve(process.env["BENCH_API_ROOT"] ?? REPO_ROOT)
+const API_ENTRY = join(PRODUCT_ROOT, "apps/api/dist/main.js")
 const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
 const PEER_ENTRY = join(HERE, "bench-peer/PeerServer.js")
-const ROOT_PACKAGE = join(REPO_ROOT, "package.json")
+const ROOT_PACKAGE = join(PRODUCT_ROOT, "package.json")
 const RESULTS_MD = join(REPO_ROOT, "tooling/scripts/bench-results.md")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-results.json")
 const PERFORMANCE_PAGE = join(REPO_ROOT, "docs/performance.md")
@@ -491,7 +498,7 @@ const program = Effect.gen(function* () {
       // Telemetry on: spans and metrics exported over OTLP/HTTP (protobuf) to the local receiver, every 5 s.
       ...(sink === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint })
     },
-    cwd: REPO_ROOT,
+    cwd: PRODUCT_ROOT,
     logPath: join(dir, "api.log")
   })
   yield* progress(`started the product (pid ${api.process.pid}, node ${startFlags.join(" ")}) on ${baseUrl} and ${authUrl}`)
