@@ -368,7 +368,8 @@ export class BookingGroup extends HttpApiGroup.make("booking")
           "or an approved one before its cancellation deadline (start less the resource's " +
           "`cancellationNoticeMinutes`), is cancelled free. Past the deadline the resource's late terms decide: none " +
           "→ refused; a charge → the caller repeats with `lateCancellation` naming the charge it accepts, which the " +
-          "request then carries. Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
+          "request then carries (as `lateCancellation`; this version records the charge but does not invoice it: " +
+          "bookings do not reach billing yet). Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
           "it is; another body or another request 409 `BOOKING_REQUEST_ID_ALREADY_USED`. Refusals, in the check's " +
           "order: 400 `BOOKING_NOT_RESCHEDULABLE` (declined, expired or already cancelled), " +
           "`BOOKING_ALREADY_STARTED`, `BOOKING_NOT_PAST_CANCELLATION_DEADLINE` (a decision while still free), " +
