@@ -172,6 +172,66 @@ export const bookableStarts = (
 }
 
 /**
+ * What availability answers for one resource: its free periods in the window and, with a duration, the bookable
+ * start times ({@link freePeriods}, {@link bookableStarts}).
+ *
+ * @since 0.2.0
+ */
+export interface ResourceAvailability {
+  readonly freePeriods: ReadonlyArray<FreePeriod>
+  readonly startTimes?: ReadonlyArray<Date>
+}
+
+/**
+ * One resource's free time in `window` as single-resource availability and the search across resources both
+ * answer it: {@link freePeriods} and, with `durationMinutes`, {@link bookableStarts}. `state.otherBookings` may hold
+ * more bookings than the window's (a search reads one batch for many resources): bookings that cannot reach the
+ * window change nothing.
+ *
+ * @since 0.2.0
+ */
+export const resourceAvailability = (
+  state: AvailabilityState,
+  window: TimeRange,
+  durationMinutes: number | undefined,
+  now: Date
+): ResourceAvailability => ({
+  freePeriods: freePeriods(state, window, now),
+  ...(durationMinutes === undefined ? {} : { startTimes: bookableStarts(state, window, durationMinutes, now) })
+})
+
+/**
+ * How far around a window a resource's live bookings matter to its availability: both buffers and the asked
+ * duration, in milliseconds (a booking that far outside can still keep a start in the window out).
+ *
+ * @since 0.2.0
+ */
+export const bookingReachMs = (resource: BookableResource, durationMinutes: number | undefined): number =>
+  minutesMs(resource.bufferBeforeMinutes + resource.bufferAfterMinutes + (durationMinutes ?? 0))
+
+/**
+ * The most resource-days one page of the search across resources computes (issue 26, item 4): a page holds at
+ * most `floor(400 / days of the window)` resources (at least one), so a 31-day window pages 12 resources at a
+ * time and a one-day window up to the page limit. It bounds the CPU one request spends on the event loop; the
+ * figure per resource and day is in docs/performance.md.
+ *
+ * @since 0.2.0
+ */
+export const MAX_SEARCH_RESOURCE_DAYS = 400
+
+/**
+ * How many resources one search page holds for `window` when the caller asks `limit`: `limit`, lowered so that
+ * resources × days (of 24 hours, started days counted whole) stays within {@link MAX_SEARCH_RESOURCE_DAYS}, and
+ * never below one.
+ *
+ * @since 0.2.0
+ */
+export const searchPageSize = (window: TimeRange, limit: number): number => {
+  const days = Math.max(1, Math.ceil((window.to.getTime() - window.from.getTime()) / DAY_MS))
+  return Math.max(1, Math.min(limit, Math.floor(MAX_SEARCH_RESOURCE_DAYS / days)))
+}
+
+/**
  * An add-on a website prices with every start: `quantity` of the product, delivered at the booking's start.
  *
  * @since 0.2.0

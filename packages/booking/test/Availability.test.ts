@@ -1,5 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { bookableStarts, freePeriods, isBookableDuration, windowProblem } from "../src/Availability.js"
+import {
+  bookableStarts,
+  bookingReachMs,
+  freePeriods,
+  isBookableDuration,
+  resourceAvailability,
+  searchPageSize,
+  windowProblem
+} from "../src/Availability.js"
 import type { BookableResource } from "../src/Resource.js"
 import { at, EVERY_DAY, flat, NOW, parking, room } from "./fixtures.js"
 
@@ -141,5 +149,38 @@ describe("bookableStarts", () => {
       "2026-10-25T01:30:00.000Z", // 02:30 CET
       "2026-10-25T02:00:00.000Z" // 03:00 CET
     ])
+  })
+})
+
+describe("searchPageSize", () => {
+  it.each([
+    ["a day", "2026-03-02T00:00:00Z", 100, 100],
+    ["a day, a smaller limit", "2026-03-02T00:00:00Z", 7, 7],
+    ["an hour: a started day counts whole", "2026-03-01T01:00:00Z", 100, 100],
+    ["four days: 100 resources", "2026-03-05T00:00:00Z", 100, 100],
+    ["a day and a minute: two days", "2026-03-02T00:01:00Z", 100, 100],
+    ["a week: 57 resources", "2026-03-08T00:00:00Z", 100, 57],
+    ["31 days: 12 resources", "2026-04-01T00:00:00Z", 100, 12],
+    ["31 days, limit 5", "2026-04-01T00:00:00Z", 5, 5]
+  ])("bounds a page of %s", (_, to, limit, size) => {
+    expect(searchPageSize(window("2026-03-01T00:00:00Z", to), limit)).toBe(size)
+  })
+  it("never pages fewer than one resource", () => {
+    expect(searchPageSize(window("2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z"), 1)).toBe(1)
+  })
+})
+
+describe("resourceAvailability", () => {
+  it("is freePeriods and, with a duration, bookableStarts, and far-away bookings change nothing", () => {
+    const far = [...takenTenToEleven, { start: at("2026-05-01T10:00:00+02:00"), end: at("2026-05-01T11:00:00+02:00") }]
+    const state = { resource: room, otherBookings: takenTenToEleven }
+    expect(resourceAvailability(state, tuesday, undefined, NOW)).toStrictEqual({ freePeriods: freePeriods(state, tuesday, NOW) })
+    const answer = resourceAvailability(state, tuesday, 60, NOW)
+    expect(answer).toStrictEqual({ freePeriods: freePeriods(state, tuesday, NOW), startTimes: bookableStarts(state, tuesday, 60, NOW) })
+    expect(resourceAvailability({ resource: room, otherBookings: far }, tuesday, 60, NOW)).toStrictEqual(answer)
+  })
+  it("reaches both buffers and the duration around a window", () => {
+    expect(bookingReachMs(room, 60)).toBe((room.bufferBeforeMinutes + room.bufferAfterMinutes + 60) * 60_000)
+    expect(bookingReachMs(room, undefined)).toBe((room.bufferBeforeMinutes + room.bufferAfterMinutes) * 60_000)
   })
 })

@@ -101,6 +101,7 @@ const BookingTest = HttpApiBuilder.group(IntegrationApi, "booking", (handlers) =
     .handle("listResources", missing)
     .handle("getResource", missing)
     .handle("getAvailability", missing)
+    .handle("searchAvailability", () => Effect.succeed({ items: [], nextCursor: null }))
     .handle("listAddOnProducts", missing)
     .handle("lookUpCompany", () => Effect.fail(problem.badRequest("TENANT_COMPANY_REGISTRY_NOT_SUPPORTED", "not in this test")))
     .handle("previewBookingRequest", missing)

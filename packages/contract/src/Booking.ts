@@ -17,9 +17,10 @@ import {
   BookingRequest,
   BookingRequestStatus,
   CompanyLookup,
-  RegistryCountry
+  RegistryCountry,
+  ResourceAvailability
 } from "./BookingRecords.js"
-import { AddOnProductId, BookableResourceId, BookingId } from "./Ids.js"
+import { AddOnProductId, BookableResourceId, BookingId, OperationalContextId } from "./Ids.js"
 import { JsonBody } from "./JsonBody.js"
 import { Page, PageParams } from "./Page.js"
 import { Conflict, NotFound } from "./Problem.js"
@@ -57,6 +58,24 @@ export const AvailabilityParams = Schema.Struct({
         message: () => ({ message: "must be up to 20 comma-separated addOnProductId:quantity pairs", override: true })
       })
     )
+  )
+})
+
+/**
+ * `GET /v1/booking/availability`: one resource's availability query (`from`, `to`, `durationMinutes`, `prices`,
+ * `addOns`), the resource filters and a page (`limit`, `cursor`).
+ */
+export const AvailabilitySearchParams = Schema.Struct({
+  ...AvailabilityParams.fields,
+  ...PageParams.fields,
+  operationalContextId: Schema.optional(
+    OperationalContextId.annotations({
+      description: "Only resources in this operational context or below it; one the Application does not see gives no resources."
+    })
+  ),
+  kind: Schema.optional(Schema.Literal("room", "desk", "parking").annotations({ description: "Only resources of this kind." })),
+  minCapacity: Schema.optional(
+    IntegerParameter(1, 10_000, "Only resources seating at least this many people: decimal digits, 1 to 10000.")
   )
 })
 
@@ -161,6 +180,7 @@ export class CompanyLookupRequest extends Schema.Class<CompanyLookupRequest>("Co
 
 export const BookableResourcePage = Page(BookableResource, "BookableResourcePage")
 export const BookingRequestPage = Page(BookingRequest, "BookingRequestPage")
+export const ResourceAvailabilityPage = Page(ResourceAvailability, "ResourceAvailabilityPage")
 
 /** `?status=&resourceId=&from=&to=&limit=&cursor=` of the Application's own booking requests. */
 export const BookingRequestListParams = Schema.Struct({
@@ -229,6 +249,31 @@ export class BookingGroup extends HttpApiGroup.make("booking")
           "requests at that price while nothing else books it. 400 `VALIDATION_FAILED` at `/to` for a window that " +
           "does not end after `from` or exceeds 31 days (or, with `prices=true`, holds over 5000 start times), at `/durationMinutes` for `prices=true` without it, at " +
           "`/addOns` for add-ons without `prices=true`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("searchAvailability", "/v1/booking/availability")
+      .setUrlParams(AvailabilitySearchParams)
+      .addSuccess(ResourceAvailabilityPage)
+      .annotate(OpenApi.Summary, "Search free time across resources")
+      .annotate(
+        OpenApi.Description,
+        "Free time of every resource the Application may sell, narrowed by `operationalContextId` (that context " +
+          "and the contexts below it, within the token's), `kind` and `minCapacity`, oldest resource first, paged " +
+          "by resource: each item is the resource and exactly what its own availability " +
+          "(`GET /v1/booking/resources/{resourceId}/availability`) answers for the same `from`, `to`, " +
+          "`durationMinutes`, `prices` and `addOns` — the same functions compute both. Every matching resource is " +
+          "listed, those without free time too. The query and its 400s are that operation's (`VALIDATION_FAILED` at " +
+          "`/to` for a window over 31 days, at `/durationMinutes`, `/addOns`), and a cursor of another list is 400 " +
+          "at `/cursor`. Cost is bounded per page: a page holds at most `limit` resources and at most 400 " +
+          "resource-days (a 31-day window pages 12 resources, a one-day window up to 100); with `prices=true` a page " +
+          "also ends before the resource that would take it past 5000 priced starts (a single resource past that " +
+          "alone is 400 at `/to`, as its own availability is). So a page may hold fewer than `limit` items while " +
+          "`nextCursor` is not null. " +
+          "Why `GET /v1/booking/availability` and not `POST …/search`: the query is a handful of scalars that fit a " +
+          "URL (add-ons are at most 20 `id:quantity` pairs), it changes nothing, and as a GET it is linkable, " +
+          "cacheable and retried safely by any HTTP client; it is the resource's own availability query with " +
+          "filters added, at the collection's path."
       )
   )
   .add(
@@ -323,7 +368,8 @@ export class BookingGroup extends HttpApiGroup.make("booking")
           "or an approved one before its cancellation deadline (start less the resource's " +
           "`cancellationNoticeMinutes`), is cancelled free. Past the deadline the resource's late terms decide: none " +
           "→ refused; a charge → the caller repeats with `lateCancellation` naming the charge it accepts, which the " +
-          "request then carries. Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
+          "request then carries (as `lateCancellation`; this version records the charge but does not invoice it: " +
+          "bookings do not reach billing yet). Idempotent by `cancellationId`: the same id and body answer 200 with the request as " +
           "it is; another body or another request 409 `BOOKING_REQUEST_ID_ALREADY_USED`. Refusals, in the check's " +
           "order: 400 `BOOKING_NOT_RESCHEDULABLE` (declined, expired or already cancelled), " +
           "`BOOKING_ALREADY_STARTED`, `BOOKING_NOT_PAST_CANCELLATION_DEADLINE` (a decision while still free), " +

@@ -130,6 +130,12 @@ export class ResourceSetup extends Schema.Class<ResourceSetup>("ResourceSetup")(
     bufferBeforeMinutes: Schema.Int,
     bufferAfterMinutes: Schema.Int,
     holdMinutes: Schema.Int,
+    cancellationNoticeMinutes: Schema.optionalWith(Schema.Int, { exact: true }).annotations({
+      description: "Cancelled free until this many minutes before the start (0 to 1051200, two years); absent: until the start."
+    }),
+    lateCancellationChargeBasisPoints: Schema.optionalWith(Schema.Int, { exact: true }).annotations({
+      description: "After that, the share of the price a late cancellation costs (0 to 10000); absent: late cancellations are refused."
+    }),
     nightStays: Schema.optionalWith(
       Schema.Struct({ checkInTime: Schema.String, checkOutTime: Schema.String, minNights: Schema.Int, maxNights: Schema.Int }),
       { exact: true }

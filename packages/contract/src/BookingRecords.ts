@@ -172,6 +172,18 @@ export class Availability extends Schema.Class<Availability>("Availability")(
   { description: "A resource's free time in a window of at most 31 days." }
 ) {}
 
+export class ResourceAvailability extends Schema.Class<ResourceAvailability>("ResourceAvailability")(
+  {
+    resource: BookableResource,
+    availability: Availability
+  },
+  {
+    description:
+      "One resource of a search across resources and its free time: `availability` is what the resource's own " +
+      "availability answers for the same query at the same moment."
+  }
+) {}
+
 /** A registry's answer about a company. */
 export class RegisteredCompany extends Schema.Class<RegisteredCompany>("RegisteredCompany")({
   name: Schema.String,

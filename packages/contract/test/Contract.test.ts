@@ -44,6 +44,7 @@ describe("openApiDocument", () => {
       "GET /v1/billing/send-queue",
       "GET /v1/billing/verification-queue",
       "GET /v1/billing/withdrawal-queue",
+      "GET /v1/booking/availability",
       "GET /v1/booking/booking-requests",
       "GET /v1/booking/booking-requests/by-request-id/{requestId}",
       "GET /v1/booking/booking-requests/{bookingId}",

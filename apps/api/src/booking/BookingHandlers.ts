@@ -7,7 +7,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type { AddOnProduct as AddOnProductRecord } from "@propline/booking/AddOnProduct"
-import { type StartAddOn, windowProblem } from "@propline/booking/Availability"
+import { type StartAddOn, type TimeRange, windowProblem } from "@propline/booking/Availability"
 import type { BookingTime } from "@propline/booking/BookingCheck"
 import { type BookingRequestRecord, requestFingerprint, statusAt } from "@propline/booking/BookingRequest"
 import { parseOrganisationNumber } from "@propline/booking/OrganisationNumber"
@@ -15,7 +15,7 @@ import type { PriceBreakdown as PriceRecord } from "@propline/booking/Pricing"
 import { isPricedByNight } from "@propline/booking/Resource"
 import { IntegrationApi } from "@propline/contract/Api"
 import { Principal } from "@propline/contract/Authentication"
-import type { AddOnOrderInput, BookingPreviewRequest, CreateBookingRequest } from "@propline/contract/Booking"
+import type { AddOnOrderInput, AvailabilityParams, BookingPreviewRequest, CreateBookingRequest } from "@propline/contract/Booking"
 import {
   AddOnProduct,
   Availability,
@@ -24,7 +24,8 @@ import {
   BookingRequest,
   CompanyLookup,
   LateCancellationCharge,
-  PriceBreakdown
+  PriceBreakdown,
+  ResourceAvailability
 } from "@propline/contract/BookingRecords"
 import { DEFAULT_LIMIT } from "@propline/contract/Page"
 import { problem } from "@propline/contract/Problem"
@@ -32,7 +33,7 @@ import { Clock, Effect, Either } from "effect"
 import * as CursorPage from "../platform/CursorPage.js"
 import { toProblem } from "../platform/Problems.js"
 import type { ResourceRow } from "./ResourceRepository.js"
-import { BookingService } from "./BookingService.js"
+import { type AvailabilityAnswer, BookingService, SEARCH_CURSOR } from "./BookingService.js"
 
 // Domain records → contract classes. Our own data, already valid: constructed without re-validation; the casts
 // only brand ids.
@@ -105,6 +106,42 @@ const startAddOnsOf = (text: string | undefined): ReadonlyArray<StartAddOn> =>
         return { addOnProductId: addOnProductId.toLowerCase(), quantity: Number(quantity) }
       })
 
+/**
+ * What the schemas can't say of an availability query (one resource's or the search's): a window of at most 31
+ * days (VALIDATION_FAILED at `/to`), `durationMinutes` with `prices=true`, `addOns` only with it. The window and,
+ * with `prices=true`, the add-ons priced with every start.
+ */
+const availabilityQuery = (urlParams: typeof AvailabilityParams.Type) =>
+  Effect.gen(function* () {
+    const window = { from: urlParams.from, to: urlParams.to }
+    const invalid = windowProblem(window)
+    if (invalid !== undefined) return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: invalid }]))
+    const priced = urlParams.prices === "true"
+    if (priced && urlParams.durationMinutes === undefined) {
+      return yield* Effect.fail(problem.validationFailed([{ path: "/durationMinutes", message: "is required with prices=true" }]))
+    }
+    if (!priced && urlParams.addOns !== undefined) {
+      return yield* Effect.fail(problem.validationFailed([{ path: "/addOns", message: "is read only with prices=true" }]))
+    }
+    return { window, prices: priced ? { addOns: startAddOnsOf(urlParams.addOns) } : undefined }
+  })
+
+/** One resource's availability answer as the contract's record. */
+const toAvailability = (answer: AvailabilityAnswer, window: TimeRange, durationMinutes: number | undefined): Availability =>
+  new Availability(
+    {
+      resourceId: answer.resource.id,
+      timeZone: answer.resource.timeZone,
+      from: window.from,
+      to: window.to,
+      freePeriods: answer.freePeriods,
+      ...(durationMinutes === undefined ? {} : { durationMinutes }),
+      ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes }),
+      ...(answer.startPrices === undefined ? {} : { startPrices: answer.startPrices })
+    } as Unbranded<Availability> as Availability,
+    true
+  )
+
 /** The guest company with its number in canonical form; VALIDATION_FAILED for a wrong check digit. */
 const companyOf = (body: CreateBookingRequest) => {
   if (body.company === undefined) return Effect.succeed(undefined)
@@ -136,32 +173,40 @@ export const BookingHandlers = HttpApiBuilder.group(IntegrationApi, "booking", (
       .handle("getAvailability", ({ path, urlParams }) =>
         Effect.gen(function* () {
           const principal = yield* Principal
-          const window = { from: urlParams.from, to: urlParams.to }
-          const invalid = windowProblem(window)
-          if (invalid !== undefined) return yield* Effect.fail(problem.validationFailed([{ path: "/to", message: invalid }]))
-          const priced = urlParams.prices === "true"
-          if (priced && urlParams.durationMinutes === undefined) {
-            return yield* Effect.fail(problem.validationFailed([{ path: "/durationMinutes", message: "is required with prices=true" }]))
-          }
-          if (!priced && urlParams.addOns !== undefined) {
-            return yield* Effect.fail(problem.validationFailed([{ path: "/addOns", message: "is read only with prices=true" }]))
-          }
+          const query = yield* availabilityQuery(urlParams)
           const answer = yield* booking
-            .availability(principal, path.resourceId, window, urlParams.durationMinutes, priced ? { addOns: startAddOnsOf(urlParams.addOns) } : undefined)
+            .availability(principal, path.resourceId, query.window, urlParams.durationMinutes, query.prices)
             .pipe(Effect.mapError(toProblem))
-          return new Availability(
-            {
-              resourceId: path.resourceId,
-              timeZone: answer.resource.timeZone,
-              from: window.from,
-              to: window.to,
-              freePeriods: answer.freePeriods,
-              ...(urlParams.durationMinutes === undefined ? {} : { durationMinutes: urlParams.durationMinutes }),
-              ...(answer.startTimes === undefined ? {} : { startTimes: answer.startTimes }),
-              ...(answer.startPrices === undefined ? {} : { startPrices: answer.startPrices })
-            } as Unbranded<Availability> as Availability,
-            true
-          )
+          return toAvailability(answer, query.window, urlParams.durationMinutes)
+        })
+      )
+      .handle("searchAvailability", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* Principal
+          const query = yield* availabilityQuery(urlParams)
+          const after = yield* CursorPage.decode(SEARCH_CURSOR, urlParams.cursor)
+          const page = yield* booking
+            .searchAvailability(
+              principal,
+              {
+                ...(urlParams.operationalContextId === undefined ? {} : { operationalContextId: urlParams.operationalContextId }),
+                ...(urlParams.kind === undefined ? {} : { kind: urlParams.kind }),
+                ...(urlParams.minCapacity === undefined ? {} : { minCapacity: urlParams.minCapacity })
+              },
+              query.window,
+              urlParams.durationMinutes,
+              query.prices,
+              after,
+              urlParams.limit ?? DEFAULT_LIMIT
+            )
+            .pipe(Effect.mapError(toProblem))
+          return {
+            items: page.items.map(
+              ({ answer, row }) =>
+                new ResourceAvailability({ resource: toResource(row), availability: toAvailability(answer, query.window, urlParams.durationMinutes) }, true)
+            ),
+            nextCursor: page.nextCursor
+          }
         })
       )
       .handle("listAddOnProducts", ({ path, urlParams }) =>

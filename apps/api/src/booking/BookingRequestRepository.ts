@@ -9,11 +9,11 @@ import type { BookingTime } from "@propline/booking/BookingCheck"
 import { SlotTaken } from "@propline/booking/BookingRefusal"
 import type { BookingRequestRecord } from "@propline/booking/BookingRequest"
 import type { PriceBreakdown } from "@propline/booking/Pricing"
-import type { BookingRequestTable } from "@propline/db/Database"
+import type { BookingRequestTable, Database } from "@propline/db/Database"
 import { Data, Effect } from "effect"
-import { type Selectable, sql } from "kysely"
+import { type Kysely, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
-import { nullable } from "../platform/Rows.js"
+import { groupedBy, nullable } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 
 /** Another request with the same requestId committed first; the caller re-reads it and replays. */
@@ -131,6 +131,21 @@ export interface BookingRequestFilters {
 }
 
 /** A request of the organization by id; locked (`for update`) when `lock` is true. */
+/** The period of a live booking, without its buffers. */
+interface LivePeriod {
+  readonly start: Date
+  readonly end: Date
+}
+
+/** Bookings of `resourceIds` live at `now` (approved, or pending with a hold running) that overlap `[from, to)`. */
+const live = (db: Kysely<Database>, resourceIds: ReadonlyArray<string>, from: Date, to: Date, now: Date) =>
+  db
+    .selectFrom("bookingRequests")
+    .where("resourceId", "in", resourceIds)
+    .where("startsAt", "<", to)
+    .where("endsAt", ">", from)
+    .where((eb) => eb.or([eb("status", "=", "approved"), eb.and([eb("status", "=", "pending"), eb("holdExpiresAt", ">", now)])]))
+
 const requestOf = (organizationId: string, id: string, lock: boolean) =>
   Sql.query((db) => {
     const query = db.selectFrom("bookingRequests").selectAll().select(bounds).where("organizationId", "=", organizationId).where("id", "=", id)
@@ -220,19 +235,23 @@ export class BookingRequestRepository extends Effect.Service<BookingRequestRepos
        */
       livePeriods: (resourceId: string, from: Date, to: Date, now: Date, exceptId?: string) =>
         Sql.query((db) =>
-          db
-            .selectFrom("bookingRequests")
+          live(db, [resourceId], from, to, now)
             .select(["startsAt as start", "endsAt as end"])
-            .where("resourceId", "=", resourceId)
             .$if(exceptId !== undefined, (query) => query.where("id", "<>", exceptId ?? ""))
-            .where("startsAt", "<", to)
-            .where("endsAt", ">", from)
-            .where((eb) =>
-              eb.or([eb("status", "=", "approved"), eb.and([eb("status", "=", "pending"), eb("holdExpiresAt", ">", now)])])
-            )
             .orderBy("startsAt")
             .execute()
         ),
+
+      /**
+       * {@link livePeriods} of several resources in one statement (a search across resources), by resource id;
+       * a resource with none is absent.
+       */
+      livePeriodsOf: (resourceIds: ReadonlyArray<string>, from: Date, to: Date, now: Date) =>
+        resourceIds.length === 0
+          ? Effect.succeed(new Map<string, Array<LivePeriod>>())
+          : Sql.query((db) =>
+              live(db, resourceIds, from, to, now).select(["resourceId", "startsAt as start", "endsAt as end"]).orderBy("startsAt").execute()
+            ).pipe(Effect.map((rows) => groupedBy(rows, (row) => row.resourceId, (row): LivePeriod => ({ start: row.start, end: row.end })))),
 
       /** A resource's pending requests whose hold has run out at `now`, locked. */
       staleHolds: (resourceId: string, now: Date) =>

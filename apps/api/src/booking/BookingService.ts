@@ -8,9 +8,18 @@
  * each sees the bookings before it), replay a known requestId, write down holds that expired, check and price,
  * insert (PostgreSQL's exclusion constraint is the last guard against a double sale), events, audit.
  */
-import { bookableStarts, freePeriods, pricedStarts, type StartAddOn, type TimeRange } from "@propline/booking/Availability"
+import {
+  bookingReachMs,
+  pricedStarts,
+  type PricedStart,
+  type ResourceAvailability,
+  resourceAvailability,
+  searchPageSize,
+  type StartAddOn,
+  type TimeRange
+} from "@propline/booking/Availability"
 import { type BookingCommand, type BookingState, checkBooking, resolveTime } from "@propline/booking/BookingCheck"
-import { RequestIdAlreadyUsed } from "@propline/booking/BookingRefusal"
+import { MAX_PRICED_STARTS, type QueryTooLarge, RequestIdAlreadyUsed } from "@propline/booking/BookingRefusal"
 import {
   type BookingRequestCommand,
   type BookingRequestRecord,
@@ -35,7 +44,7 @@ import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
 import { type BookingRequestChange, type BookingRequestFilters, BookingRequestRepository } from "./BookingRequestRepository.js"
 import { CompanyRegistry } from "./CompanyRegistry.js"
-import { ResourceRepository, type Seller } from "./ResourceRepository.js"
+import { type ResourceFilters, ResourceRepository, type ResourceRow, type Seller } from "./ResourceRepository.js"
 import { traced } from "../platform/Spans.js"
 
 const span = (name: string) => traced(`BookingService.${name}`)
@@ -48,6 +57,20 @@ const sellerOf = (principal: PrincipalShape): Seller => ({
 
 const RESOURCE = "bookable resource"
 const HOLD_EXPIRY_ACTOR = { type: "system", id: "booking-hold-expiry" } as const
+
+/** The cursor key of the search across resources' pages. */
+export const SEARCH_CURSOR = "booking-availability"
+
+/** What `prices=true` asks of availability: the add-ons priced with every start. */
+export interface PricesAsked {
+  readonly addOns: ReadonlyArray<StartAddOn>
+}
+
+/** One resource's availability as the handlers encode it: the resource, its free time and, when asked, prices. */
+export interface AvailabilityAnswer extends ResourceAvailability {
+  readonly resource: BookableResource
+  readonly startPrices?: ReadonlyArray<PricedStart>
+}
 
 /** A booking draft as the API takes it: the resource and the booking itself. */
 export interface BookingDraft extends BookingCommand {
@@ -91,6 +114,27 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
               exceptId
             )
         return { resource, offeredAddOns, otherBookings } satisfies BookingState
+      })
+
+    /**
+     * One resource's availability answer from its state and its free time (`resourceAvailability`): with `prices`,
+     * each start's price from the preview's check on the same state (`pricedStarts`; QueryTooLarge past
+     * `MAX_PRICED_STARTS` starts).
+     */
+    const answerAvailability = (
+      state: BookingState,
+      base: ResourceAvailability,
+      durationMinutes: number | undefined,
+      prices: PricesAsked | undefined,
+      now: Date
+    ): Effect.Effect<AvailabilityAnswer, QueryTooLarge> =>
+      Effect.gen(function* () {
+        // Prices come from the preview's own check on the same state, so a priced start previews at its price.
+        const startPrices =
+          prices === undefined || base.startTimes === undefined || durationMinutes === undefined
+            ? undefined
+            : yield* pricedStarts(state, base.startTimes, durationMinutes, prices.addOns, now)
+        return { resource: state.resource, ...base, ...(startPrices === undefined ? {} : { startPrices }) }
       })
 
     /** Writes down the resource's holds that ran out by `now` (under the resource's lock). */
@@ -188,39 +232,76 @@ export class BookingService extends Effect.Service<BookingService>()("@propline/
         resourceId: string,
         window: TimeRange,
         durationMinutes: number | undefined,
-        prices?: { readonly addOns: ReadonlyArray<StartAddOn> }
+        prices?: PricesAsked
       ) =>
         Effect.gen(function* () {
           const row = yield* sellable(principal, resourceId)
           const resource = row.resource
           const now = yield* Sql.now
-          const reach = (resource.bufferBeforeMinutes + resource.bufferAfterMinutes + (durationMinutes ?? 0)) * 60_000
+          const reach = bookingReachMs(resource, durationMinutes)
           const otherBookings = yield* requests.livePeriods(
             resource.id,
             new Date(window.from.getTime() - reach),
             new Date(window.to.getTime() + reach),
             now
           )
-          const state = { resource, otherBookings }
-          const startTimes = durationMinutes === undefined ? undefined : bookableStarts(state, window, durationMinutes, now)
-          // Prices come from the preview's own check on the same state, so a priced start previews at its price.
-          const startPrices =
-            prices === undefined || startTimes === undefined || durationMinutes === undefined
-              ? undefined
-              : yield* pricedStarts(
-                  { ...state, offeredAddOns: (yield* resources.offeredAddOns(resource.id)).map((row) => row.record) },
-                  startTimes,
-                  durationMinutes,
-                  prices.addOns,
-                  now
-                )
-          return {
-            resource,
-            freePeriods: freePeriods(state, window, now),
-            ...(startTimes === undefined ? {} : { startTimes }),
-            ...(startPrices === undefined ? {} : { startPrices })
-          }
+          const offeredAddOns = prices === undefined ? [] : (yield* resources.offeredAddOns(resource.id)).map((row) => row.record)
+          const base = resourceAvailability({ resource, otherBookings }, window, durationMinutes, now)
+          return yield* answerAvailability({ resource, otherBookings, offeredAddOns }, base, durationMinutes, prices, now)
         }).pipe(span("availability")),
+
+      /**
+       * Free time of many sellable resources in one call (issue 26, item 4): the resources `filters` narrows to,
+       * oldest first after `after`, `searchPageSize` of them (at most `limit`, and at most 400 resource-days), each
+       * answered by the very functions single-resource availability runs (`resourceAvailability`, `pricedStarts`) on
+       * bookings read in one statement for the page. With `prices`, a page also ends before a resource whose starts
+       * would take the page's priced starts past `MAX_PRICED_STARTS` (one resource alone past it: QueryTooLarge,
+       * as single-resource availability). Three statements a page (resources with their rules, live bookings,
+       * offered add-ons with `prices`).
+       */
+      searchAvailability: (
+        principal: PrincipalShape,
+        filters: ResourceFilters,
+        window: TimeRange,
+        durationMinutes: number | undefined,
+        prices: PricesAsked | undefined,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Effect.gen(function* () {
+          const size = searchPageSize(window, limit)
+          const rows = yield* resources.listSellable(sellerOf(principal), after, size, filters)
+          const page = rows.slice(0, size)
+          const ids = page.map((row) => row.record.resource.id)
+          const now = yield* Sql.now
+          const reach = Math.max(0, ...page.map((row) => bookingReachMs(row.record.resource, durationMinutes)))
+          const bookings = yield* requests.livePeriodsOf(
+            ids,
+            new Date(window.from.getTime() - reach),
+            new Date(window.to.getTime() + reach),
+            now
+          )
+          const addOns = prices === undefined ? new Map<string, never>() : yield* resources.offeredAddOnsOf(ids)
+          const items: Array<{ readonly row: ResourceRow; readonly answer: AvailabilityAnswer }> = []
+          let pricedSoFar = 0
+          for (const { record: row } of page) {
+            const resource = row.resource
+            const otherBookings = bookings.get(resource.id) ?? []
+            const base = resourceAvailability({ resource, otherBookings }, window, durationMinutes, now)
+            if (prices !== undefined && base.startTimes !== undefined) {
+              if (items.length > 0 && pricedSoFar + base.startTimes.length > MAX_PRICED_STARTS) break
+              pricedSoFar += base.startTimes.length
+            }
+            const offeredAddOns = addOns.get(resource.id) ?? []
+            items.push({ row, answer: yield* answerAvailability({ resource, otherBookings, offeredAddOns }, base, durationMinutes, prices, now) })
+          }
+          const last = page[items.length - 1]
+          const more = items.length < page.length || rows.length > size
+          return {
+            items,
+            nextCursor: more && last !== undefined ? CursorPage.encode(SEARCH_CURSOR, last.position) : null
+          }
+        }).pipe(span("searchAvailability")),
 
       /** The add-on products a sellable resource offers, oldest first. */
       listAddOnProducts: (principal: PrincipalShape, resourceId: string, after: CursorPage.Position | undefined, limit: number) =>

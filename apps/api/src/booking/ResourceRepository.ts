@@ -8,9 +8,9 @@ import type { BookableResource, PriceRule } from "@propline/booking/Resource"
 import type { BookingAddOnProductTable, BookingPriceRuleTable, BookingResourceTable, Database } from "@propline/db/Database"
 import { Effect } from "effect"
 import { type Insertable, type Kysely, type Selectable, sql } from "kysely"
-import { withVisibleContexts } from "../contexts/ContextRepository.js"
+import { visibleContextsPrefix, withVisibleContexts } from "../contexts/ContextRepository.js"
 import * as CursorPage from "../platform/CursorPage.js"
-import { nullable } from "../platform/Rows.js"
+import { groupedBy, nullable } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 
 /** A resource as the API shows it: the domain record and its timestamps. */
@@ -171,6 +171,16 @@ const rulesOf = (db: Kysely<Database>, resourceIds: ReadonlyArray<string>) =>
     ? Promise.resolve([])
     : db.selectFrom("bookingPriceRules").selectAll().where("resourceId", "in", resourceIds).orderBy("position").execute()
 
+/**
+ * What a search across resources narrows to (issue 26, item 4): resources in an operational context's subtree (the
+ * context and its descendants, as a grant reaches), of a kind, seating at least `minCapacity`.
+ */
+export interface ResourceFilters {
+  readonly operationalContextId?: string
+  readonly kind?: BookableResource["kind"]
+  readonly minCapacity?: number
+}
+
 /** Who may sell: the principal's organization, its Application id and its granted contexts. */
 export interface Seller {
   readonly organizationId: string
@@ -180,12 +190,24 @@ export interface Seller {
 
 export class ResourceRepository extends Effect.Service<ResourceRepository>()("@propline/api/booking/ResourceRepository", {
   succeed: {
-    /** The resources a seller may sell, oldest first, after `after`; `limit + 1` rows. */
-    listSellable: (seller: Seller, after: CursorPage.Position | undefined, limit: number) =>
+    /**
+     * The resources a seller may sell, oldest first, after `after`, narrowed by `filters` (a context's subtree
+     * intersected with what the seller sees: a context it does not see gives no rows); `limit + 1` rows.
+     */
+    listSellable: (seller: Seller, after: CursorPage.Position | undefined, limit: number, filters: ResourceFilters = {}) =>
       Sql.query(async (db) => {
+        const { operationalContextId, kind, minCapacity } = filters
         let query = sellable(db, seller.organizationId, seller.applicationId, seller.contextIds).select(
           CursorPage.sortKey("bookingResources.createdAt").as("cursorAt")
         )
+        if (operationalContextId !== undefined) {
+          // The context's subtree, by the grant's own rule (a subquery of its own: the outer `visible` is the token's).
+          query = query.where(
+            sql<boolean>`booking_resources.operational_context_id in (${visibleContextsPrefix(seller.organizationId, [operationalContextId])} select id from visible)`
+          )
+        }
+        if (kind !== undefined) query = query.where("bookingResources.kind", "=", kind)
+        if (minCapacity !== undefined) query = query.where("bookingResources.capacity", ">=", minCapacity)
         if (after !== undefined) query = query.where(CursorPage.after("bookingResources.createdAt", "bookingResources.id", after))
         const rows = await query.orderBy("bookingResources.createdAt").orderBy("bookingResources.id").limit(limit + 1).execute()
         const rules = await rulesOf(db, rows.map((row) => row.id))
@@ -234,6 +256,20 @@ export class ResourceRepository extends Effect.Service<ResourceRepository>()("@p
           rows.map(({ cursorAt, ...row }) => ({ record: toAddOnProduct(row), position: { at: cursorAt, id: row.id } }))
         )
       ),
+
+    /** The add-on products each of `resourceIds` offers (retired included), by resource id (a search's prices). */
+    offeredAddOnsOf: (resourceIds: ReadonlyArray<string>) =>
+      resourceIds.length === 0
+        ? Effect.succeed(new Map<string, Array<AddOnProduct>>())
+        : Sql.query((db) =>
+            db
+              .selectFrom("bookingAddOnProducts")
+              .innerJoin("bookingResourceAddOnProducts", "bookingResourceAddOnProducts.addOnProductId", "bookingAddOnProducts.id")
+              .selectAll("bookingAddOnProducts")
+              .select("bookingResourceAddOnProducts.resourceId as offeredBy")
+              .where("bookingResourceAddOnProducts.resourceId", "in", resourceIds)
+              .execute()
+          ).pipe(Effect.map((rows) => groupedBy(rows, (row) => row.offeredBy, ({ offeredBy: _resource, ...row }) => toAddOnProduct(row)))),
 
     /** Add-on products of the organization by id (operators). */
     addOnProducts: (organizationId: string, ids: ReadonlyArray<string>) =>

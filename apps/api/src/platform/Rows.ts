@@ -16,3 +16,19 @@ export const withoutNulls = <T extends object>(row: T): { [K in keyof T]: Exclud
 
 /** `undefined` → `null`, for writing an optional record field to a nullable column. */
 export const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value)
+
+/** Rows grouped by `keyOf`, each group's rows as `valueOf` makes them, in row order (a batch read for many parents). */
+export const groupedBy = <Row, Key, Value>(
+  rows: ReadonlyArray<Row>,
+  keyOf: (row: Row) => Key,
+  valueOf: (row: Row) => Value
+): Map<Key, Array<Value>> => {
+  const groups = new Map<Key, Array<Value>>()
+  for (const row of rows) {
+    const key = keyOf(row)
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [valueOf(row)])
+    else group.push(valueOf(row))
+  }
+  return groups
+}

@@ -455,6 +455,26 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     await expect.poll(() => h1("Fönsterplats 4A").isVisible()).toBe(true)
     const renamed = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: sellerToken })
     expect(renamed.body.name).toBe("Fönsterplats 4A")
+    expect(renamed.body).not.toHaveProperty("cancellationNoticeMinutes")
+    expect(renamed.body).not.toHaveProperty("lateCancellationChargeBasisPoints")
+
+    // Cancellation terms: the service's issue beside its field, then stored and sold with the resource.
+    await page.getByRole("link", { name: "Edit the setup" }).click()
+    const terms = page.getByRole("group", { name: "Cancellation terms" })
+    await terms.getByLabel(/^Free cancellation until/).fill("2880")
+    await terms.getByLabel(/^Late cancellation charge/).fill("150")
+    await page.getByRole("button", { name: "Save the setup" }).click()
+    await expect.poll(() => terms.locator(".field-error").first().textContent()).toMatch(/whole number from 0 to 10000/i)
+    expect(await terms.getByLabel(/^Late cancellation charge/).getAttribute("aria-invalid")).toBe("true")
+    expect(await terms.getByLabel(/^Free cancellation until/).getAttribute("aria-invalid")).not.toBe("true")
+    await terms.getByLabel(/^Late cancellation charge/).fill("50")
+    await page.getByRole("button", { name: "Save the setup" }).click()
+    await expect.poll(() => h1("Fönsterplats 4A").isVisible()).toBe(true)
+    const termed = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: sellerToken })
+    expect(termed.body).toMatchObject({ cancellationNoticeMinutes: 2880, lateCancellationChargeBasisPoints: 5000 })
+    await page.getByRole("link", { name: "Edit the setup" }).click()
+    await expect.poll(() => terms.getByLabel(/^Free cancellation until/).inputValue()).toBe("2880")
+    expect(await terms.getByLabel(/^Late cancellation charge/).inputValue()).toBe("50")
   })
 
   it("registers a connector app, installs it, and its installation obtains a token; adds a key, suspends the installation", async () => {

@@ -242,6 +242,33 @@ describe.each(TestDatabase.kinds())("the console's booking pages on %s", (kind) 
       expect(await resourceCount()).toBe(count)
     })
 
+    it("takes the cancellation terms (issue 26): stored, sold with the resource, read back by the form; out of range at their paths", async () => {
+      const count = await resourceCount()
+      const invalid = await adminCall(url("/api/booking/resources"), session, {
+        body: deskSetup({ cancellationNoticeMinutes: -1, lateCancellationChargeBasisPoints: 10_001 })
+      })
+      expect(invalid.status).toBe(400)
+      expect(invalid.body.issues).toEqual([
+        { path: "/cancellationNoticeMinutes", message: "must be an integer from 0 to 1051200" },
+        { path: "/lateCancellationChargeBasisPoints", message: "must be an integer from 0 to 10000" }
+      ])
+      expect(await resourceCount()).toBe(count)
+      const terms = { cancellationNoticeMinutes: 2880, lateCancellationChargeBasisPoints: 5000 }
+      const created = await adminCall(url("/api/booking/resources"), session, { body: deskSetup({ name: "Termed desk", ...terms }) })
+      expect(created.status).toBe(201)
+      const resourceId = created.body.resource.id as string
+      const setup = await adminCall(url(`/api/booking/resources/${resourceId}/setup`), session)
+      expect(setup.body).toEqual(deskSetup({ name: "Termed desk", ...terms }))
+      await adminCall(url(`/api/booking/resources/${resourceId}/sellers`), session, { body: { applicationId: sellerId } })
+      expect((await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: bookingToken })).body).toMatchObject(terms)
+      const { cancellationNoticeMinutes: _notice, lateCancellationChargeBasisPoints: _charge, ...withoutTerms } = setup.body
+      const cleared = await adminCall(url(`/api/booking/resources/${resourceId}`), session, { method: "PUT", body: withoutTerms })
+      expect(cleared.status).toBe(200)
+      const sold = await call(`${app.apiUrl}/v1/booking/resources/${resourceId}`, { token: bookingToken })
+      expect(sold.body).not.toHaveProperty("cancellationNoticeMinutes")
+      expect(sold.body).not.toHaveProperty("lateCancellationChargeBasisPoints")
+    })
+
     it("keeps another organization's resources, products and Applications out of reach: 404, nothing changed", async () => {
       const own = await adminCall(url(`/api/booking/resources/${fixture.room.id}/setup`), session)
       expect(own.status).toBe(200)

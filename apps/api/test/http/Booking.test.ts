@@ -71,6 +71,7 @@ describe.each(TestDatabase.kinds())("booking over HTTP on %s", (kind) => {
         [`/v1/booking/resources/${fixture.room.id}`],
         [`/v1/booking/resources/${fixture.room.id}/availability?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`],
         [`/v1/booking/resources/${fixture.room.id}/add-on-products`],
+        ["/v1/booking/availability?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z"],
         ["/v1/booking/company-lookups", { country: "SE", organisationNumber: "556036-0793" }],
         ["/v1/booking/booking-requests/preview", {}],
         ["/v1/booking/booking-requests", {}],

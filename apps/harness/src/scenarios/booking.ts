@@ -4,7 +4,8 @@
  * requestId, 20 concurrent requests for one slot holding it once, and company lookups. They book real slots, so
  * each run picks start times that availability still offers; all skip when the token lacks the booking role.
  */
-import { Availability, BookableResource, BookingPreview, BookingRequest } from "@propline/contract/BookingRecords"
+import { ResourceAvailabilityPage } from "@propline/contract/Booking"
+import { Availability, BookableResource, BookingPreview, BookingRequest, type ResourceAvailability } from "@propline/contract/BookingRecords"
 import {
   api,
   check,
@@ -71,7 +72,25 @@ const resourcesAndFreeTime: Scenario = {
     expectValidationFailed(tooLong, "/to", "a window over 31 days")
     const addOns = await api(context, "GET", `/v1/booking/resources/${room.id}/add-on-products`)
     expectStatus(addOns, 200, "the add-on products")
-    return `${room.name} (${room.timeZone}): ${availability.freePeriods.length} free periods, ${starts.length} start times for an hour; a 32-day window 400 VALIDATION_FAILED at /to`
+    // The search across resources: the rooms of the room's context, each with its free time, paged by resource.
+    const found: Array<ResourceAvailability> = []
+    let cursor: string | null = null
+    const query = `from=${availability.from.toISOString()}&to=${to.toISOString()}&durationMinutes=60&kind=room&operationalContextId=${room.operationalContextId}`
+    do {
+      const page = await api(context, "GET", `/v1/booking/availability?${query}${cursor === null ? "" : `&cursor=${cursor}`}`)
+      expectStatus(page, 200, "GET /v1/booking/availability")
+      const decoded = decode(ResourceAvailabilityPage, page.body, "a page of the search across resources")
+      found.push(...decoded.items)
+      cursor = decoded.nextCursor
+    } while (cursor !== null && found.length < 1000)
+    check(found.every((item) => item.resource.kind === "room" && item.availability.resourceId === item.resource.id), "the search answered another kind")
+    check(found.some((item) => item.resource.id === room.id), `the search across resources left out ${room.name}`)
+    expectValidationFailed(
+      await api(context, "GET", "/v1/booking/availability?from=2030-01-01T00:00:00Z&to=2030-02-01T00:00:01Z"),
+      "/to",
+      "a search window over 31 days"
+    )
+    return `${room.name} (${room.timeZone}): ${availability.freePeriods.length} free periods, ${starts.length} start times for an hour; a 32-day window 400 VALIDATION_FAILED at /to; the search across resources found ${found.length} rooms in its context`
   }
 }
 

@@ -25,6 +25,7 @@ export const OPERATIONS = {
     listResources: "GET /v1/booking/resources",
     getResource: "GET /v1/booking/resources/:resourceId",
     getAvailability: "GET /v1/booking/resources/:resourceId/availability",
+    searchAvailability: "GET /v1/booking/availability",
     listAddOnProducts: "GET /v1/booking/resources/:resourceId/add-on-products",
     lookUpCompany: "POST /v1/booking/company-lookups",
     previewBookingRequest: "POST /v1/booking/booking-requests/preview",

@@ -198,6 +198,10 @@ interface ResourceDraft {
   readonly priceRules: ReadonlyArray<RuleDraft>
   readonly byNight: boolean
   readonly nightStays: { readonly checkInTime: string; readonly checkOutTime: string; readonly minNights: string; readonly maxNights: string }
+  /** Minutes; empty: free cancellation until the start. */
+  readonly cancellationNotice: string
+  /** Percent of the price; empty: late cancellations refused. */
+  readonly lateCharge: string
 }
 
 const NEW_RESOURCE: ResourceDraft = {
@@ -223,7 +227,9 @@ const NEW_RESOURCE: ResourceDraft = {
   closures: [],
   priceRules: [{ name: "Hourly", unit: "hour", amount: "", vat: "25", weekdays: [1, 2, 3, 4, 5], from: "", to: "" }],
   byNight: false,
-  nightStays: { checkInTime: "15:00", checkOutTime: "11:00", minNights: "1", maxNights: "14" }
+  nightStays: { checkInTime: "15:00", checkOutTime: "11:00", minNights: "1", maxNights: "14" },
+  cancellationNotice: "",
+  lateCharge: ""
 }
 
 const toDraft = (setup: ResourceSetup): ResourceDraft => ({
@@ -255,7 +261,9 @@ const toDraft = (setup: ResourceSetup): ResourceDraft => ({
           checkOutTime: setup.nightStays.checkOutTime,
           minNights: String(setup.nightStays.minNights),
           maxNights: String(setup.nightStays.maxNights)
-        }
+        },
+  cancellationNotice: setup.cancellationNoticeMinutes === undefined ? "" : String(setup.cancellationNoticeMinutes),
+  lateCharge: setup.lateCancellationChargeBasisPoints === undefined ? "" : String(setup.lateCancellationChargeBasisPoints / 100)
 })
 
 const toSetup = (draft: ResourceDraft): ResourceSetup =>
@@ -279,6 +287,8 @@ const toSetup = (draft: ResourceDraft): ResourceSetup =>
           }
         }
       : {}),
+    ...(draft.cancellationNotice.trim() === "" ? {} : { cancellationNoticeMinutes: int(draft.cancellationNotice) }),
+    ...(draft.lateCharge.trim() === "" ? {} : { lateCancellationChargeBasisPoints: toBasisPoints(draft.lateCharge) }),
     priceRules: draft.priceRules.map((rule) => ({
       name: rule.name,
       unit: rule.unit,
@@ -435,6 +445,33 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
               {(input) => <NumberInput input={input} value={draft.rules[field]} onChange={(value) => set({ rules: { ...draft.rules, [field]: value } })} />}
             </Field>
           ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Cancellation terms</legend>
+        <p className="hint">
+          A pending request is cancelled free until it starts. An approved booking is cancelled free until the notice before its start; after
+          that a website cancels it only by accepting the late charge, and with no charge set not at all.
+        </p>
+        <div className="setup-row">
+          <Field
+            label="Free cancellation until"
+            hint="minutes before the start; empty: until the start"
+            name="cancellationNoticeMinutes"
+            pointer="/cancellationNoticeMinutes"
+            problem={problem}
+          >
+            {(input) => <NumberInput input={input} value={draft.cancellationNotice} onChange={(cancellationNotice) => set({ cancellationNotice })} />}
+          </Field>
+          <Field
+            label="Late cancellation charge (%)"
+            hint="of the booking's price, sent in basis points (50 % = 5000); empty: late cancellations are refused"
+            name="lateCancellationChargeBasisPoints"
+            pointer="/lateCancellationChargeBasisPoints"
+            problem={problem}
+          >
+            {(input) => <NumberInput input={input} value={draft.lateCharge} onChange={(lateCharge) => set({ lateCharge })} />}
+          </Field>
         </div>
       </fieldset>
       <OpeningRows
