@@ -4,8 +4,7 @@
  * a 401 carries `WWW-Authenticate: Bearer` (RFC 6750 section 3).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { IntegrationApi } from "@propline/contract/Api"
 import { openApiDocument } from "@propline/contract/OpenApiDocument"
@@ -28,7 +27,7 @@ import { IntegrationService } from "./integrations/IntegrationService.js"
 import { AuthenticationLive } from "./platform/Authentication.js"
 import { ProblemsMiddleware } from "./platform/Problems.js"
 import { JsonBodyLive, RolesLive } from "./platform/RequestAdmission.js"
-import { requestId } from "./platform/RequestId.js"
+import { requestIdWith, type ResponseFinisher } from "./platform/RequestId.js"
 import { SigningFileRoutes } from "./signing/SigningFileRoutes.js"
 import { SigningHandlers } from "./signing/SigningHandlers.js"
 import { SigningService } from "./signing/SigningService.js"
@@ -100,24 +99,14 @@ const ReferencePage = HttpApiBuilder.Router.use((router) =>
  * Adds the RFC 6750 challenge to every 401: without an error code when the request carried no credentials
  * (section 3.1), `invalid_token` otherwise.
  */
-const bearerChallenge = HttpMiddleware.make((app) =>
-  Effect.zipRight(
-    HttpApp.appendPreResponseHandler((request, response) =>
-      Effect.succeed(
-        response.status === 401
-          ? HttpServerResponse.setHeader(
-              response,
-              "www-authenticate",
-              request.headers["authorization"] === undefined
-                ? 'Bearer realm="api"'
-                : 'Bearer realm="api", error="invalid_token"'
-            )
-          : response
+const bearerChallenge: ResponseFinisher = (request, response) =>
+  response.status === 401
+    ? HttpServerResponse.setHeader(
+        response,
+        "www-authenticate",
+        request.headers["authorization"] === undefined ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"'
       )
-    ),
-    app
-  )
-)
+    : response
 
 /**
  * The API layer: the contract, one handler group and one service per capability, and the kernel's middleware
@@ -138,5 +127,7 @@ export const DocsLive = Layer.mergeAll(OpenApiJson, ReferencePage)
 /** Routes beside the API authorized by a signed address, not a token: the signed-PDF upload and disk downloads. */
 export const FileRoutesLive = SigningFileRoutes.pipe(Layer.provide(SigningService.Default))
 
-/** Server middleware of the API host: X-Request-Id outermost, then the 401 challenge. */
-export const apiHostMiddleware = <E, R>(app: HttpApp.Default<E, R>) => requestId(bearerChallenge(app))
+const withRequestIdAndChallenge = requestIdWith(bearerChallenge)
+
+/** Server middleware of the API host: X-Request-Id outermost, with the 401 challenge. */
+export const apiHostMiddleware = <E, R>(app: HttpApp.Default<E, R>) => withRequestIdAndChallenge(app)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Fiber, ManagedRuntime } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -128,5 +128,54 @@ describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
       )
     )
     expect(row.nextInvoiceNumber).toBe(21)
+  })
+
+  it("calls afterCommit callbacks once after the commit (nested transactions join it), never after a rollback, at once outside one", async () => {
+    const calls: Array<string> = []
+    const committed = () => calls.push("committed")
+    const rolledBack = () => calls.push("rolled back")
+    await runtime.run(
+      Db.transaction(
+        Effect.gen(function* () {
+          yield* Db.afterCommit(committed)
+          yield* Db.transaction(Db.afterCommit(committed))
+          yield* Effect.sync(() => calls.push("before the commit"))
+        })
+      )
+    )
+    await runtime.run(Db.transaction(Effect.zipRight(Db.afterCommit(rolledBack), Effect.fail("refused"))).pipe(Effect.either))
+    await runtime.run(Db.afterCommit(() => calls.push("outside")))
+    expect(calls).toEqual(["before the commit", "committed", "outside"])
+  })
+
+  it("runs a fiber forked in a transaction in it, and a joined fiber's own transaction does not stay with its parent", async () => {
+    const inside = "00000000-0000-4000-8000-000000000005"
+    const result = await runtime.run(
+      Db.transaction(
+        Effect.gen(function* () {
+          const child = yield* Effect.fork(seedOrganization(inside))
+          yield* Fiber.join(child)
+          return yield* Effect.fail("refused" as const)
+        })
+      ).pipe(Effect.either)
+    )
+    expect(result._tag).toBe("Left")
+    const found = await runtime.run(
+      Db.query((db) => db.selectFrom("organizations").select("id").where("id", "=", inside).execute())
+    )
+    // The forked fiber's insert was in the transaction, so it rolled back with it.
+    expect(found).toHaveLength(0)
+
+    const calls: Array<string> = []
+    await runtime.run(
+      Effect.gen(function* () {
+        const child = yield* Effect.fork(Db.transaction(Db.afterCommit(() => calls.push("child committed"))))
+        yield* Fiber.join(child)
+        // Outside any transaction again: the callback runs at once.
+        yield* Db.afterCommit(() => calls.push("parent, outside"))
+        yield* Effect.sync(() => calls.push("after"))
+      })
+    )
+    expect(calls).toEqual(["child committed", "parent, outside", "after"])
   })
 })

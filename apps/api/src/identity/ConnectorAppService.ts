@@ -9,7 +9,7 @@
  */
 import * as ConnectorApp from "@propline/identity/ConnectorApp"
 import { AppAlreadyExists, AppInvalid } from "@propline/identity/IdentityRefusal"
-import { Effect, FiberRef } from "effect"
+import { Effect } from "effect"
 import { importJWK } from "jose"
 import * as Audit from "../platform/Audit.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
@@ -33,7 +33,7 @@ const importable = (keys: ReadonlyArray<ConnectorApp.AppKey>) =>
   )
 
 const audit = (actor: Audit.Actor, action: string, appId: string, at: Date, details: Record<string, unknown>) =>
-  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+  Effect.flatMap(currentRequestId, (requestId) =>
     Audit.record({
       organizationId: null,
       actorType: actor.type,

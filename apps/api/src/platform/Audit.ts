@@ -4,7 +4,7 @@
  */
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import type { AuditLogTable } from "@propline/db/Database"
-import { Effect, FiberRef } from "effect"
+import { Effect } from "effect"
 import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import { currentRequestId } from "./RequestId.js"
@@ -49,7 +49,7 @@ export interface Change {
 
 /** Appends an entry for a change made by `principal` (an API caller) with the current request's id. */
 export const byPrincipal = (principal: PrincipalShape, change: Change) =>
-  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+  Effect.flatMap(currentRequestId, (requestId) =>
     record({
       organizationId: principal.organizationId,
       actorType: "application",
@@ -65,7 +65,7 @@ export const byPrincipal = (principal: PrincipalShape, change: Change) =>
 
 /** Appends an entry for a change made by `actor` in `organizationId` (null: in no organization). */
 export const byActor = (organizationId: string | null, actor: Actor, change: Change) =>
-  Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+  Effect.flatMap(currentRequestId, (requestId) =>
     record({
       organizationId,
       actorType: actor.type,

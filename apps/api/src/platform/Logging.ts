@@ -12,8 +12,8 @@
  *
  * A malformed value stops the start (Effect's configuration error names the variable).
  */
-import { Cause, Config, Effect, FiberRefs, HashMap, Layer, Logger, LogLevel } from "effect"
-import { currentRequestId } from "./RequestId.js"
+import { Cause, Config, Effect, FiberRef, FiberRefs, HashMap, Layer, Logger, LogLevel } from "effect"
+import { requestStateOf } from "./RequestLog.js"
 
 export type LogFormat = "json" | "pretty"
 
@@ -28,8 +28,8 @@ const fieldsOf = (options: Logger.Logger.Options<unknown>): Record<string, unkno
     time: options.date.toISOString(),
     level: options.logLevel.label === "WARN" ? "warn" : options.logLevel.label.toLowerCase()
   }
-  const requestId = FiberRefs.getOrDefault(options.context, currentRequestId)
-  if (requestId !== null) line["requestId"] = requestId
+  const request = requestStateOf(FiberRefs.getOrDefault(options.context, FiberRef.currentContext))
+  if (request !== undefined) line["requestId"] = request.id
   const texts: Array<string> = []
   for (const part of Array.isArray(options.message) ? options.message : [options.message]) {
     if (isRecord(part)) Object.assign(line, part)

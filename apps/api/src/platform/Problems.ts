@@ -13,7 +13,7 @@ import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
 import { readableIssues } from "@propline/contract/ValidationIssues"
 import type { RefusalShape } from "@propline/refusal/Refusal"
-import { Cause, Effect, FiberRef, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
 import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
@@ -88,7 +88,7 @@ export const withProblemDetails = (app: HttpApp.Default) =>
           return Effect.fail(problem.validationFailed([{ path: "", message: "The body is not valid JSON." }]))
         }
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-        return Effect.flatMap(FiberRef.get(currentRequestId), (requestId) =>
+        return Effect.flatMap(currentRequestId, (requestId) =>
           Effect.zipRight(
             Effect.logError("unexpected failure", cause),
             Effect.fail(problem.internal(`The service failed. Request id: ${requestId ?? "unknown"}.`))
@@ -98,5 +98,9 @@ export const withProblemDetails = (app: HttpApp.Default) =>
     )
   })
 
-/** {@link withProblemDetails} as the API host's HttpApi-level middleware. */
-export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, withProblemDetails, { withContext: true })
+/**
+ * {@link withProblemDetails} as the API host's HttpApi-level middleware. It needs nothing of the layer's context (the
+ * request is the request's, the logger a fiber ref), so it runs without `withContext`, which would merge the layer's
+ * whole context into every request's (a copy of both maps and an `Effect.locally` per request).
+ */
+export const ProblemsMiddleware = HttpApiBuilder.middleware(IntegrationApi, withProblemDetails)

@@ -1,33 +1,52 @@
 /**
  * `X-Request-Id` on every response (decisions 4): a well-formed incoming id is kept (so a caller's own
- * correlation id flows into our audit log), anything else is replaced with a fresh UUID. The id is held in a
- * FiberRef for the request's fibers, so services can write it to the audit log and every log line of the request
- * carries it (`platform/Logging`); the request's access-log line is written here too (`platform/RequestLog`).
+ * correlation id flows into our audit log), anything else is replaced with a fresh UUID. The id is held in the
+ * request's Context (`RequestLog.CurrentRequest`, inherited by the request's fibers), so services can write it to
+ * the audit log and every log line of the request carries it (`platform/Logging`); the request's access-log line is
+ * written here too (`platform/RequestLog`).
  */
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect, FiberRef } from "effect"
+import { Context, Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { accessLogged } from "./RequestLog.js"
+import { accessLogged, requestStateOf } from "./RequestLog.js"
 
 /** The current request's id; `null` outside a request. */
-export const currentRequestId = FiberRef.unsafeMake<string | null>(null)
+export const currentRequestId: Effect.Effect<string | null> = Effect.contextWith(
+  (context: Context.Context<never>) => requestStateOf(context)?.id ?? null
+)
 
 const wellFormed = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** A last change to every response of a host (its headers), made with the request id's header. */
+export type ResponseFinisher = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+) => HttpServerResponse.HttpServerResponse
+
+/**
+ * Server middleware: assigns the id and echoes it on the response; `finish`, when given, changes every response
+ * too (the API host's 401 challenge), in the same pre-response handler (one fiber-ref write per request, not two).
+ */
+export const requestIdWith = (finish?: ResponseFinisher) =>
+  HttpMiddleware.make(<E, R>(app: HttpApp.Default<E, R>) =>
+    Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>((fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const incoming = request.headers["x-request-id"]
+      const id = incoming !== undefined && wellFormed.test(incoming) ? incoming : randomUUID()
+      // The server sends the response inside `app`; headers are added by a pre-response handler, which also
+      // covers responses made from failures.
+      return Effect.zipRight(
+        HttpApp.appendPreResponseHandler((request, response) => {
+          const identified = HttpServerResponse.setHeader(response, "x-request-id", id)
+          return Effect.succeed(finish === undefined ? identified : finish(request, identified))
+        }),
+        accessLogged(id, request, app)
+      )
+    })
+  )
+
 /** Server middleware: assigns the id and echoes it on the response. */
-export const requestId = HttpMiddleware.make((app) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const incoming = request.headers["x-request-id"]
-    const id = incoming !== undefined && wellFormed.test(incoming) ? incoming : randomUUID()
-    // The server sends the response inside `app`; headers are added by a pre-response handler, which also
-    // covers responses made from failures.
-    yield* HttpApp.appendPreResponseHandler((_request, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
-    )
-    return yield* Effect.locally(accessLogged(id, request, app), currentRequestId, id)
-  })
-)
+export const requestId = requestIdWith()

@@ -18,6 +18,11 @@
  *
  * Applied inside `RequestId.requestId`, so every host logs the same way; the probes (`platform/Health`) sit outside
  * it and are not logged.
+ *
+ * The request's own values (its id, who it acts for, the route recorder standing in as the parent span) are added
+ * to the request's Context in one copy of it, as one {@link CurrentRequest} service: every `Effect.locally` or
+ * `provideService` copies the fiber's maps twice (set and restore), so one write per request instead of three
+ * (docs/performance.md, issue 27). Forked fibers inherit the Context, so they see the same request, as before.
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
@@ -26,20 +31,33 @@ import { Cause, Context, Effect, Exit, FiberRef, Metric, MetricBoundaries, Metri
 import { performance } from "node:perf_hooks"
 import { currentMetricsEnabled } from "./Telemetry.js"
 
-/** What the request's own code adds to its log line. */
-interface RequestRecord {
+/**
+ * The current request: its id (`X-Request-Id`, `platform/RequestId`), and who it acts for as its own code names it
+ * ({@link identify}; written once authentication succeeds, read when the access-log line is written).
+ */
+export interface RequestState {
+  readonly id: string
   organizationId: string | undefined
   principalId: string | undefined
 }
 
-const currentRecord = FiberRef.unsafeMake<RequestRecord | undefined>(undefined)
+/**
+ * The current request's {@link RequestState}, in the request's Context (absent outside a request: read it with
+ * {@link requestStateOf}, never as a requirement).
+ */
+export class CurrentRequest extends Context.Tag("@propline/api/platform/CurrentRequest")<CurrentRequest, RequestState>() {}
+
+/** The request state in `context`, if it belongs to a request. */
+export const requestStateOf = (context: Context.Context<never>): RequestState | undefined =>
+  context.unsafeMap.get(CurrentRequest.key) as RequestState | undefined
 
 /** Names who the current request acts for, in its access-log line; nothing outside a request. */
 export const identify = (organizationId: string, principalId: string): Effect.Effect<void> =>
-  Effect.map(FiberRef.get(currentRecord), (record) => {
-    if (record === undefined) return
-    record.organizationId = organizationId
-    record.principalId = principalId
+  Effect.contextWith((context: Context.Context<never>) => {
+    const state = requestStateOf(context)
+    if (state === undefined) return
+    state.organizationId = organizationId
+    state.principalId = principalId
   })
 
 /**
@@ -128,7 +146,10 @@ const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>): number
       ? 499
       : HttpServerError.causeResponseStripped(exit.cause)[0].status
 
-/** Middleware (inside `requestId`): runs `app` and writes its access-log line. */
+/**
+ * Middleware (inside `requestId`): runs `app` as the request `id` ({@link CurrentRequest}, the route recorder as its
+ * parent span) and writes its access-log line.
+ */
 export const accessLogged = <E, R>(
   id: string,
   request: HttpServerRequest.HttpServerRequest,
@@ -136,28 +157,32 @@ export const accessLogged = <E, R>(
 ): HttpApp.Default<E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const started = performance.now()
-    const record: RequestRecord = { organizationId: undefined, principalId: undefined }
-    const parent = fiber.currentContext.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
+    const state: RequestState = { id, organizationId: undefined, principalId: undefined }
+    const context = fiber.currentContext
+    const parent = context.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
     const recorder = new RouteRecorder(parent?._tag === "Span" ? parent : undefined)
-    return app.pipe(
-      Effect.withParentSpan(recorder),
-      Effect.locally(currentRecord, record),
-      Effect.onExit((exit) => {
-        const status = statusOf(exit)
-        const line = {
-          msg: "request",
-          requestId: id,
-          method: request.method,
-          route: recorder.route,
-          status,
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-          ...(record.organizationId === undefined ? {} : { organizationId: record.organizationId }),
-          ...(record.principalId === undefined ? {} : { principalId: record.principalId })
-        }
-        const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
-        return fiber.getFiberRef(currentMetricsEnabled)
-          ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
-          : logged
-      })
+    // One copy of the Context with both services (what `Effect.withParentSpan` and a `provideService` would do in two).
+    const requestContext = Context.unsafeMake<never>(
+      new Map(context.unsafeMap).set(Tracer.ParentSpan.key, recorder).set(CurrentRequest.key, state)
     )
+    // The line is written inside the request's Context too (its logger reads the request id there, and with
+    // telemetry on the recorder forwards the log event to the server span, as the span itself would take it).
+    const answered = Effect.onExit(app, (exit) => {
+      const status = statusOf(exit)
+      const line = {
+        msg: "request",
+        requestId: id,
+        method: request.method,
+        route: recorder.route,
+        status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...(state.organizationId === undefined ? {} : { organizationId: state.organizationId }),
+        ...(state.principalId === undefined ? {} : { principalId: state.principalId })
+      }
+      const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
+      return fiber.getFiberRef(currentMetricsEnabled)
+        ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
+        : logged
+    })
+    return Effect.locally(answered, FiberRef.currentContext, requestContext)
   })
