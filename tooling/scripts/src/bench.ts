@@ -708,7 +708,7 @@ const program = Effect.gen(function* () {
       baseline: { url: `${baselineUrl}/oauth/token`, method: "POST", headers: TOKEN_FORM_HEADERS, nextRequest: minting(0) }
     })
     notes.push(
-      `installation-token: the product's \`POST {auth_url}/oauth/token\` with the installation-token grant and a client assertion minted per request (ES256, a fresh jti), rotating over ${connectors.length} copies of the demo connector app and installation (60 requests per 60 s per app are allowed). Baseline: \`InstallationGrantBaseline.ts\` on plain node:http: the app's key and the installation in one read, the signature verified with node:crypto, the jti consumed, the same rate-limit statement, the same claims signed. Peer: the same statements through kysely, the assertion verified and the token signed with jose.`
+      `installation-token: the product's \`POST {auth_url}/oauth/token\` with the installation-token grant and a client assertion minted per request (ES256, a fresh jti), rotating over ${connectors.length} copies of the demo connector app and installation (60 requests per 60 s per app are allowed). Baseline: \`InstallationGrantBaseline.ts\` on plain node:http: the app's key and the installation in one read, the signature verified with node:crypto, the jti consumed and the app's rate limit judged in the product's one statement (\`CONSUME_ADMIT_SQL\`), the same claims signed. Peer: the same statements through kysely, the assertion verified and the token signed with jose.`
     )
   }
   if (selected.has("send-queue")) {

@@ -1,7 +1,7 @@
 /**
  * The benchmark's installation-grant baseline runs against the real schema (PostgreSQL; the baseline uses pg):
- * a fresh assertion gets a token, a replay is refused, a suspended installation is invalid_grant, and the rate-limit
- * hook is called with the app id. Guards the copied SQL against schema changes.
+ * a fresh assertion gets a token, a replay is refused, a suspended installation is invalid_grant, and the app's
+ * rate limit counts the fresh assertion only (`CONSUME_ADMIT_SQL`). Guards the copied SQL against schema changes.
  */
 import { makeKysely } from "@propline/db/Db"
 import { migrateToLatest } from "@propline/db/Migrations"
@@ -22,7 +22,6 @@ describe.runIf(TestDatabase.kinds().includes("postgres"))("the installation-gran
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
   const privateJwk = { ...privateKey.export({ format: "jwk" }), kid: "k1", alg: "ES256" }
   const authUrl = "http://127.0.0.1:4999"
-  const admitted: Array<string> = []
 
   beforeAll(async () => {
     database = await TestDatabase.create("postgres")
@@ -60,10 +59,6 @@ describe.runIf(TestDatabase.kinds().includes("postgres"))("the installation-gran
       tokenEndpoint: `${authUrl}/oauth/token`,
       issuer: authUrl,
       audience: "http://127.0.0.1:3999",
-      admit: async (clientId) => {
-        admitted.push(clientId)
-        return true
-      },
       signToken: (claims) => JSON.stringify(claims)
     })
   const minter = createAssertionMinter({ app_id: appId, installation_id: installationId, private_jwk: privateJwk, auth_url: authUrl, base_url: "" })
@@ -76,7 +71,8 @@ describe.runIf(TestDatabase.kinds().includes("postgres"))("the installation-gran
     const claims = JSON.parse((reply.body as { access_token: string }).access_token) as Record<string, unknown>
     expect(claims).toMatchObject({ sub: installationId, client_id: appId, org: organizationId, roles: ["billing", "integrations"], ctx: [contextId] })
     expect(await grant(form)).toEqual({ status: 401, body: { error: "invalid_client" } })
-    expect(admitted).toEqual([appId])
+    const window = await pool.query<{ n: number }>("select cardinality(admitted_at) as n from token_rate_limits where client_id = $1", [appId])
+    expect(window.rows).toEqual([{ n: 1 }])
   })
 
   it("answers invalid_grant for a suspended installation", async () => {

@@ -36,6 +36,16 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const signingKeys = yield* SigningKeys
+    // The encoded protected header of each kid: the same text for every token that key signs.
+    const headers = new Map<string, string>()
+    const headerOf = (kid: string): string => {
+      let header = headers.get(kid)
+      if (header === undefined) {
+        header = base64url(JSON.stringify({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid }))
+        headers.set(kid, header)
+      }
+      return header
+    }
 
     return {
       /**
@@ -57,8 +67,7 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
             jti: randomUUID(),
             now
           })
-          const header = base64url(JSON.stringify({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: key.kid }))
-          const signingInput = `${header}.${base64url(JSON.stringify(claims))}`
+          const signingInput = `${headerOf(key.kid)}.${base64url(JSON.stringify(claims))}`
           const signature = signBytes("sha256", Buffer.from(signingInput), {
             key: key.keyObject,
             dsaEncoding: "ieee-p1363"

@@ -5,7 +5,7 @@ import type { AppKey, AppPublicJwk, ConnectorAppRecord } from "@propline/identit
 import { Effect } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import * as Sql from "../platform/Sql.js"
-import { installationContexts } from "./InstallationRepository.js"
+import type * as Db from "@propline/db/Db"
 
 /** The primary key of `connector_apps`: it settles two registrations of one app id racing. */
 export const CONNECTOR_APPS_PKEY = "connector_apps_pkey"
@@ -151,31 +151,57 @@ export class ConnectorAppRepository extends Effect.Service<ConnectorAppRepositor
       /**
        * The token endpoint's one read for an installation-token request: the app's ACTIVE key with this kid (its
        * public JWK), and the installation with this id if it belongs to the app (its organization, status, roles
-       * and granted contexts). Undefined when the app has no such active key. `installationId` is a UUID, or null
-       * for one that cannot exist.
+       * and granted contexts, by id in id order; the installation's fields null when there is none). Undefined
+       * when the app has no such active key. `installationId` is a UUID, or null for one that cannot exist.
+       *
+       * A plain statement (`Sql.rows`: no query builder walked per request), the text kysely wrote for it before;
+       * tooling/scripts/src/internal/InstallationGrantBaseline.ts runs the same text (`KEY_SQL`): change both
+       * together.
        */
-      activeKeyAndInstallation: (appId: string, kid: string, installationId: string | null) =>
-        Sql.query((db) =>
-          db
-            .selectFrom("connectorAppKeys")
-            .leftJoin("installations", (join) =>
-              join
-                .on(sql<boolean>`installations.id = ${installationId}::uuid`)
-                .onRef("installations.appId", "=", "connectorAppKeys.appId")
-            )
-            .select((eb) => [
-              "connectorAppKeys.publicJwk",
-              "installations.id as installationId",
-              "installations.organizationId",
-              "installations.status",
-              "installations.roles",
-              installationContexts(eb)
-            ])
-            .where("connectorAppKeys.appId", "=", appId)
-            .where("connectorAppKeys.kid", "=", kid)
-            .where("connectorAppKeys.status", "=", "active")
-            .executeTakeFirst()
+      activeKeyAndInstallation: (
+        appId: string,
+        kid: string,
+        installationId: string | null
+      ): Effect.Effect<ActiveKeyAndInstallation | undefined, never, Db.Db> =>
+        Effect.map(
+          Sql.rows(
+            sql<ActiveKeyAndInstallationRow>`select "connector_app_keys"."public_jwk", "installations"."id" as "installation_id", "installations"."organization_id", "installations"."status", "installations"."roles", (select coalesce(json_agg(agg), '[]') from (select "installation_contexts"."operational_context_id" from "installation_contexts" where "installation_contexts"."installation_id" = "installations"."id" order by "installation_contexts"."operational_context_id") as agg) as "contexts" from "connector_app_keys" left join "installations" on installations.id = ${installationId}::uuid and "installations"."app_id" = "connector_app_keys"."app_id" where "connector_app_keys"."app_id" = ${appId} and "connector_app_keys"."kid" = ${kid} and "connector_app_keys"."status" = ${"active"}`
+          ),
+          (rows): ActiveKeyAndInstallation | undefined => {
+            const row = rows[0]
+            return row === undefined
+              ? undefined
+              : {
+                  publicJwk: row.public_jwk,
+                  installationId: row.installation_id,
+                  organizationId: row.organization_id,
+                  status: row.status,
+                  roles: row.roles,
+                  contextIds: row.contexts.map((context) => context.operational_context_id)
+                }
+          }
         )
     }
   }
 ) {}
+
+/** What {@link ConnectorAppRepository} `activeKeyAndInstallation` answers. */
+export interface ActiveKeyAndInstallation {
+  readonly publicJwk: Record<string, unknown>
+  /** The installation's fields: null when the request named none of this app's. */
+  readonly installationId: string | null
+  readonly organizationId: string | null
+  readonly status: "active" | "suspended" | "removed" | null
+  readonly roles: ReadonlyArray<string> | null
+  /** Granted contexts, by id, in id order (none without an installation). */
+  readonly contextIds: ReadonlyArray<string>
+}
+
+interface ActiveKeyAndInstallationRow {
+  readonly public_jwk: Record<string, unknown>
+  readonly installation_id: string | null
+  readonly organization_id: string | null
+  readonly status: ActiveKeyAndInstallation["status"]
+  readonly roles: ReadonlyArray<string> | null
+  readonly contexts: ReadonlyArray<{ readonly operational_context_id: string }>
+}

@@ -38,6 +38,7 @@
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import type { RouteNotFound } from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { Db } from "@propline/db/Db"
@@ -47,7 +48,7 @@ import {
   parseTokenRequest
 } from "@propline/identity/TokenRequest"
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
-import { Cause, Effect, Either, Layer } from "effect"
+import { Cause, Effect, Either, Layer, Tracer } from "effect"
 import { AppConfig } from "../platform/AppConfig.js"
 import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
@@ -179,12 +180,51 @@ const jwks = readOnly(
   )
 )
 
+/** What every route of the identity host requires. */
+type RouteRequirements = AppConfig | SigningKeys | ClientCredentialsGrant | InstallationGrant | Db
+
+/** A route's handler: it answers every failure itself. */
+type RouteHandler = Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  never,
+  HttpServerRequest.HttpServerRequest | RouteRequirements
+>
+
+/** The identity host's routes, by path (each for every method). */
+const routes: ReadonlyArray<readonly [path: string, handler: RouteHandler]> = [
+  ["/oauth/token", tokenEndpoint],
+  ["/.well-known/openid-configuration", discovery],
+  ["/.well-known/oauth-authorization-server", discovery],
+  ["/.well-known/jwks.json", jwks]
+]
+
 /** The identity host's routes. Requires `AppConfig`, `SigningKeys`, both grants and `Db`. */
-export const IdentityRouter = HttpRouter.empty.pipe(
-  HttpRouter.all("/oauth/token", tokenEndpoint),
-  HttpRouter.all("/.well-known/openid-configuration", discovery),
-  HttpRouter.all("/.well-known/oauth-authorization-server", discovery),
-  HttpRouter.all("/.well-known/jwks.json", jwks)
+export const IdentityRouter: HttpRouter.HttpRouter<never, RouteRequirements> = HttpRouter.fromIterable(
+  routes.map(([path, handler]) => HttpRouter.makeRoute("*", path as HttpRouter.PathInput, handler))
+)
+
+/**
+ * A request whose URL is exactly one of the routes' paths (no query string, nothing encoded: every token request a
+ * client library sends) runs that route's handler as {@link IdentityRouter} runs it, without the router's per-request
+ * work (a copy of the request's Context with the route's, set and restored on the fiber, and the path's lookup):
+ * the route is named on the request's span (`http.route`, which the access log reads), and the handler runs
+ * interruptible (a client that hangs up interrupts it). Every other URL goes through the router.
+ */
+const exactRoutes: ReadonlyMap<string, RouteHandler> = new Map(
+  routes.map(([path, handler]) => [
+    path,
+    Effect.withFiberRuntime((fiber) => {
+      const span = fiber.currentContext.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
+      if (span?._tag === "Span") span.attribute("http.route", path)
+      return Effect.interruptible(handler)
+    })
+  ])
+)
+
+const routed = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request): Effect.Effect<HttpServerResponse.HttpServerResponse, RouteNotFound, HttpServerRequest.HttpServerRequest | RouteRequirements> =>
+    exactRoutes.get(request.url) ?? IdentityRouter
 )
 
 /**
@@ -195,7 +235,7 @@ export const IdentityRouter = HttpRouter.empty.pipe(
 export const IdentityHttpApp: HttpApp.Default<
   never,
   AppConfig | SigningKeys | ClientCredentialsGrant | InstallationGrant | Db
-> = IdentityRouter.pipe(
+> = routed.pipe(
   Effect.catchTag("RouteNotFound", () => Effect.succeed(problem(404, "Not Found"))),
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)

@@ -13,7 +13,7 @@ import * as Sql from "../platform/Sql.js"
 /** `last_used_at` of a secret is written when older than this, in milliseconds. */
 export const LAST_USED_PRECISION_MS = 60_000
 
-/** What {@link TokenRateLimitRepository} `admit` answers: whether this request was admitted, and the window. */
+/** What the rate limit answered ({@link admissionCte}): whether this request was admitted, and the window. */
 export interface Admission {
   readonly admitted: boolean
   /** The client's admissions in the window after this request (this one included when admitted), as recorded. */
@@ -42,16 +42,25 @@ const toAdmission = (row: AdmissionRow): Admission => ({
   admittedAt: row.admittedAt.map((at) => new Date(at))
 })
 
+/** The CTE `settings`: the statement's transaction commits without waiting for the WAL flush. */
+const ASYNCHRONOUS_COMMIT = sql`settings as (select set_config('synchronous_commit', 'off', true))`
+
 /**
- * The rate limit's CTEs for the client `clientKey` at `now`: `settings` (this transaction commits without waiting
- * for the WAL flush) and `admission` (the upsert described at {@link TokenRateLimitRepository}), which admits only
- * when `source` (a CTE or table name) has a row: `settings` alone admits always.
+ * The rate limit's CTE `admission`: judges a request of `clientKey` arriving at `now` against its sliding window
+ * and, when admitted, records it, within the one statement (atomic across instances); only when `source` (a CTE or
+ * table name, or a comma-separated list of them, cross-joined) has a row.
+ * - It upserts the client's row. `on conflict do update` locks the row and computes from its latest version, so
+ *   concurrent requests of one client, on any instance, are judged one after another and never both take the 60th
+ *   place. From the row's arrivals it keeps those after `RateLimitWindow.windowEdge` (`now − 60 s`, to the
+ *   millisecond); when fewer than `TOKEN_RATE_LIMIT` remain it appends `now` and stamps the row with this request's
+ *   random admission id. `returning` says whether the stamp is ours (`admitted`) and gives the window
+ *   (`admitted_at`), from which a refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
+ * - A refused request rewrites the row without itself, so the row never holds more than 60 arrivals.
  */
-const admissionCtes = (clientKey: string, now: Date, source: string) => {
+const admissionCte = (clientKey: string, now: Date, source: string) => {
   const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
   const admission = randomUUID()
   return sql`
-    settings as (select set_config('synchronous_commit', 'off', true)),
     admission as (
       insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
       select ${clientKey}, array[${now}::timestamptz], ${admission}::uuid from ${sql.raw(source)}
@@ -70,48 +79,59 @@ const admissionCtes = (clientKey: string, now: Date, source: string) => {
     )`
 }
 
+/**
+ * {@link ASYNCHRONOUS_COMMIT} and {@link admissionCte}: bookkeeping writes, so the statement commits without
+ * waiting for the WAL flush (`synchronous_commit off` for this transaction only): a crash can lose the last few
+ * admissions, never a business record. `source` lists `settings` (alone, it admits always).
+ */
+const admissionCtes = (clientKey: string, now: Date, source: string) =>
+  sql`${ASYNCHRONOUS_COMMIT}, ${admissionCte(clientKey, now, source)}`
+
 
 export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepository>()(
   "@propline/api/identity/TokenRateLimitRepository",
   {
     succeed: {
       /**
-       * Judges a request of `clientKey` arriving at `now` against its sliding window and, when admitted, records
-       * it, in ONE statement (one round trip, atomic across instances):
-       * - `admission` upserts the client's row. `on conflict do update` locks the row and computes from its
-       *   latest version, so concurrent requests of one client, on any instance, are judged one after another and
-       *   never both take the 60th place. From the row's arrivals it keeps those after `RateLimitWindow.windowEdge`
-       *   (`now − 60 s`, to the millisecond); when fewer than `TOKEN_RATE_LIMIT` remain it appends `now` and
-       *   stamps the row with this request's random admission id. `returning` says whether the stamp is ours and
-       *   gives the window, from which a refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
-       *   A refused request rewrites the row without itself, so the row never holds more than 60 arrivals.
-       * These are bookkeeping writes, so the statement commits without waiting for the WAL flush
-       * (`synchronous_commit off` for this transaction only): a crash can lose the last few admissions, never a
-       * business record. Used for connector apps (the installation-token grant); Applications use
-       * {@link admitApplication}.
+       * An installation-token request's `jti` consumed and, only if this call consumed it, the app judged and
+       * recorded by its rate limit, in ONE statement (one round trip; spec 5.3, 7.2 and 8): `consumed` inserts
+       * (`appId`, `jti`) into `consumed_assertions` unless it is there (the primary key decides: of concurrent
+       * requests with one assertion, on any instance, exactly one inserts, the others wait for its commit and insert
+       * nothing), and `admission` ({@link admissionCte}, keyed by `appId`) runs on its row alone, so a replayed
+       * assertion spends nothing of the app's window. Undefined when the `jti` was consumed before (the caller
+       * answers `invalid_client`); otherwise the admission, the `jti` consumed whatever it says.
        *
-       * tooling/scripts/src/internal/BaselineServer.ts runs this same statement (`RATE_SQL`): change both together.
+       * Commits durably (no `settings`): a `jti` lost in a crash could be replayed. The rate-limit bookkeeping rides
+       * on the same WAL flush, which the `jti` needs anyway; the app's rate-limit row stays locked until then.
+       *
+       * tooling/scripts/src/internal/InstallationGrantBaseline.ts runs this same statement (`CONSUME_ADMIT_SQL`):
+       * change both together.
        */
-      admit: (clientKey: string, now: Date): Effect.Effect<Admission, never, Db.Db> =>
+      admitFreshAssertion: (
+        appId: string,
+        jti: string,
+        expiresAt: Date,
+        now: Date
+      ): Effect.Effect<Admission | undefined, never, Db.Db> =>
         Effect.suspend(() =>
           Sql.rows(
             sql<AdmissionRow>`
-              with ${admissionCtes(clientKey, now, "settings")}
+              with consumed as (
+                insert into consumed_assertions (app_id, jti, expires_at, consumed_at)
+                values (${appId}, ${jti}, ${expiresAt}, ${now})
+                on conflict (app_id, jti) do nothing
+                returning jti
+              ),
+              ${admissionCte(appId, now, "consumed")}
               select admitted, admitted_at as "admittedAt" from admission`
           )
-        ).pipe(
-          Effect.flatMap((rows) =>
-            rows[0] === undefined
-              ? Effect.die(new Error("the rate-limit statement returned no row"))
-              : Effect.succeed(toAdmission(rows[0]))
-          )
-        ),
+        ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toAdmission(rows[0])))),
 
       /**
        * A client_credentials request in ONE statement (one round trip; spec 5.2 and 7.2): `client` is the active
        * Application with this `client_id` and an unrevoked secret whose SHA-256 digest (lower-case hex) is
-       * `secretDigest`; only when there is one is the request judged and recorded by `admission` (as in
-       * {@link admit}: an unauthenticated request spends nothing of the client's window), and `used` marks the
+       * `secretDigest`; only when there is one is the request judged and recorded by `admission`
+       * ({@link admissionCtes}: an unauthenticated request spends nothing of the client's window), and `used` marks the
        * secret used when `last_used_at` is older than {@link LAST_USED_PRECISION_MS}. Undefined when no active
        * Application has this client_id and secret (the caller answers `invalid_client`).
        *

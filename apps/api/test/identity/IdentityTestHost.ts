@@ -8,7 +8,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { Clock, Context, Duration, Effect, Layer, type Scope } from "effect"
+import { Clock, Context, Duration, Effect, type Exit, Layer, type Scope, Tracer } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { AppConfig, make as makeConfig } from "../../src/platform/AppConfig.js"
@@ -123,6 +123,29 @@ export const identityHost = (kind: Db.DbConfig["_tag"]) => {
     Layer.provideMerge(services)
   )
 }
+
+/**
+ * Runs `effect` with spans recorded and answers its exit with the text of every SQL statement it ran, in order
+ * (`@propline/db/Db` names each statement's span `sql.query`, its text in `db.query.text`): how many round trips an
+ * operation makes.
+ */
+export const statementsOf = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<{ readonly exit: Exit.Exit<A, E>; readonly statements: ReadonlyArray<string> }, never, R> =>
+  Effect.flatMap(Effect.tracer, (native) => {
+    const statements: Array<string> = []
+    const recorder = Tracer.make({
+      span: (name, parent, context, links, startTime, kind, options) => {
+        if (name === "sql.query") statements.push(String(options?.attributes?.["db.query.text"] ?? ""))
+        return native.span(name, parent, context, links, startTime, kind, options)
+      },
+      context: native.context
+    })
+    return Effect.map(Effect.exit(effect.pipe(Effect.withTracer(recorder), Effect.withTracerEnabled(true))), (exit) => ({
+      exit,
+      statements
+    }))
+  })
 
 /** An Application and its first secret, in a new organization with one (root) operational context. */
 export interface ApplicationFixture {

@@ -5,8 +5,9 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { GRANT_TYPE_INSTALLATION_TOKEN } from "@propline/identity/TokenRequest"
-import { Effect } from "effect"
+import { FORM_CONTENT_TYPE, GRANT_TYPE_INSTALLATION_TOKEN, parseTokenRequest } from "@propline/identity/TokenRequest"
+import { Cause, Effect, Either, Exit } from "effect"
+import { sql } from "kysely"
 import { createRemoteJWKSet, type CryptoKey, exportSPKI, generateKeyPair, importJWK, jwtVerify } from "jose"
 import { createHmac, randomUUID } from "node:crypto"
 import * as oauth from "oauth4webapi"
@@ -32,9 +33,12 @@ import {
   newApplication,
   postToken,
   type Reply,
+  statementsOf,
   system,
   TestHost
 } from "./IdentityTestHost.js"
+import { InstallationGrant } from "../../src/identity/InstallationGrant.js"
+import * as Sql from "../../src/platform/Sql.js"
 
 const NOW_SECONDS = Math.floor(FROZEN_AT.getTime() / 1000)
 const INVALID_CLIENT_BODY = JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed." })
@@ -572,6 +576,63 @@ describe.each(TestDatabase.kinds())("installation-token grant on %s", (kind) => 
           for (const assertion of failures) bodies.add((yield* exchange(connector, assertion)).text)
           expect([...bodies]).toEqual([INVALID_CLIENT_BODY])
         })
+      )
+    })
+
+    describe("round trips", () => {
+      /** The parsed request of an installation-token body, as the router hands it to the grant. */
+      const parsed = (body: string) => {
+        const request = parseTokenRequest({ contentType: FORM_CONTENT_TYPE, body, authorization: undefined })
+        if (Either.isLeft(request) || request.right._tag !== "InstallationTokenRequest") throw new Error("not parsed")
+        return request.right
+      }
+      // One consumption in FORGET_ONE_IN also forgets the expired jtis: a statement of its own, left out here.
+      const counted = (statements: ReadonlyArray<string>) =>
+        statements.filter((text) => !/^\s*delete from "consumed_assertions"/.test(text))
+      const windowOf = (appId: string) =>
+        Effect.map(
+          Sql.rows(sql<{ readonly n: number }>`select cardinality(admitted_at) as n from token_rate_limits where client_id = ${appId}`),
+          (rows) => rows[0]?.n ?? 0
+        )
+
+      it.effect("a token: two statements, the read, then the jti consumed with the rate limit in one", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const connector = yield* newConnector()
+            // A first token loads the signing keys at this clock, so the measured one reads none.
+            expect((yield* exchange(connector, yield* assertionFor(connector))).status).toBe(200)
+            const grant = yield* InstallationGrant
+            const request = parsed(installationTokenBody(yield* assertionFor(connector), connector.installationId))
+            const { exit, statements } = yield* statementsOf(grant.issue(request).pipe(Effect.withClock(clock)))
+            expect(Exit.isSuccess(exit)).toBe(true)
+            const [read, consumeAndAdmit, ...others] = counted(statements)
+            expect(others).toEqual([])
+            expect(read).toContain('from "connector_app_keys"')
+            expect(consumeAndAdmit).toMatch(/insert into consumed_assertions[\s\S]*insert into token_rate_limits/)
+            expect(yield* windowOf(connector.appId)).toBe(2)
+          })
+        )
+      )
+
+      it.effect("a replayed assertion: the same two statements, and nothing of the app's window spent", () =>
+        withClock((clock) =>
+          Effect.gen(function* () {
+            const connector = yield* newConnector()
+            const assertion = yield* assertionFor(connector)
+            expect((yield* exchange(connector, assertion)).status).toBe(200)
+            const grant = yield* InstallationGrant
+            const { exit, statements } = yield* statementsOf(
+              grant.issue(parsed(installationTokenBody(assertion, connector.installationId))).pipe(Effect.withClock(clock))
+            )
+            expect(exit).toMatchObject({ _tag: "Failure" })
+            expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause)).toMatchObject({
+              _tag: "Some",
+              value: { _tag: "InvalidClient", reason: "assertion_replayed" }
+            })
+            expect(counted(statements)).toHaveLength(2)
+            expect(yield* windowOf(connector.appId)).toBe(1)
+          })
+        )
       )
     })
 

@@ -5,7 +5,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { Effect } from "effect"
+import { Effect, Either, Exit } from "effect"
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import * as oauth from "oauth4webapi"
@@ -25,9 +25,12 @@ import {
   type Reply,
   request,
   revokeSecret,
+  statementsOf,
   TestHost,
   tokenFor
 } from "./IdentityTestHost.js"
+import { ClientCredentialsGrant } from "../../src/identity/ClientCredentialsGrant.js"
+import { FORM_CONTENT_TYPE, parseTokenRequest } from "@propline/identity/TokenRequest"
 
 const CLIENT_CREDENTIALS = "grant_type=client_credentials"
 
@@ -121,6 +124,22 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
     })
 
     describe("success response", () => {
+      it.effect("takes one statement: the Application, its secret, its rate limit and the secret's last use", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost
+          const app = yield* newApplication()
+          // A first token loads the signing keys at this clock, so the measured one reads none.
+          expect((yield* postToken(post(app))).status).toBe(200)
+          const parsed = parseTokenRequest({ contentType: FORM_CONTENT_TYPE, body: post(app), authorization: undefined })
+          if (Either.isLeft(parsed) || parsed.right._tag !== "ClientCredentialsRequest") throw new Error("not parsed")
+          const grant = yield* ClientCredentialsGrant
+          const { exit, statements } = yield* statementsOf(grant.issue(parsed.right).pipe(Effect.withClock(host.clock)))
+          expect(Exit.isSuccess(exit)).toBe(true)
+          expect(statements).toHaveLength(1)
+          expect(statements[0]).toMatch(/from applications a[\s\S]*insert into token_rate_limits[\s\S]*update application_secrets/)
+        })
+      )
+
       it.effect("is 200 JSON with access_token, token_type Bearer, expires_in 600, and no-store", () =>
         Effect.gen(function* () {
           const app = yield* newApplication()
@@ -642,6 +661,22 @@ describe.each(TestDatabase.kinds())("token endpoint on %s", (kind) => {
           const reply = yield* request("/oauth/token")
           expectError(reply, 405, "invalid_request")
           expect(reply.headers.get("allow")).toBe("POST")
+        })
+      )
+
+      it.effect("a query string, a percent-encoded path or a trailing slash reaches the same endpoint (the router's)", () =>
+        Effect.gen(function* () {
+          const app = yield* newApplication()
+          const form = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: post(app) }
+          for (const path of ["/oauth/token?x=1", "/oauth/%74oken", "/oauth/token/"]) {
+            const reply = yield* request(path, form)
+            expect(reply.status, `${path}: ${reply.text}`).toBe(200)
+            expectNoStore(reply)
+          }
+          expectError(yield* request("/oauth/token?x=1"), 405, "invalid_request")
+          const discovery = yield* request("/.well-known/openid-configuration?x=1")
+          expect(discovery.status).toBe(200)
+          expect((yield* request("/oauth/tokens", form)).status).toBe(404)
         })
       )
 

@@ -29,14 +29,14 @@ import { createRemoteJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, S
 import { CamelCasePlugin, CompiledQuery, Kysely, PostgresDialect } from "kysely"
 import pg from "pg"
 import { GRANT_TYPE_INSTALLATION_TOKEN } from "../InstallationAssertion.js"
-import { CONSUME_SQL, KEY_SQL } from "../internal/InstallationGrantBaseline.js"
+import { KEY_SQL } from "../internal/InstallationGrantBaseline.js"
 import {
   accessTokenClaims,
   clientCredentialsClaims,
   admissionParameters,
   TOKEN_TTL_SECONDS,
   basicCredentials,
-  RATE_SQL,
+  CONSUME_ADMIT_SQL,
   TOKEN_SQL,
   type TokenRow,
   wellFormedSecret
@@ -92,10 +92,15 @@ const field = (form: Form, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined
 }
 
-/** The API's rate-limit statement for a connector app; whether it admitted the request. */
-const admit = async (clientId: string, at: Date): Promise<boolean> => {
-  const { rows } = await db.executeQuery<{ admitted: boolean }>(CompiledQuery.raw(RATE_SQL, admissionParameters(clientId, at)))
-  return rows[0]?.admitted === true
+/**
+ * The API's statement consuming an assertion's `jti` and, only if this request consumed it, judging the app's rate
+ * limit: undefined when the `jti` was consumed before, else whether the request was admitted.
+ */
+const consumeAndAdmit = async (appId: string, jti: string, expiresAt: Date, at: Date): Promise<boolean | undefined> => {
+  const { rows } = await db.executeQuery<{ admitted: boolean }>(
+    CompiledQuery.raw(CONSUME_ADMIT_SQL, [appId, jti, expiresAt, at, ...admissionParameters(appId, at)])
+  )
+  return rows[0]?.admitted
 }
 
 interface KeyRow {
@@ -154,11 +159,9 @@ app.post<{ Body: Form }>("/oauth/token", { schema: { response: tokenResponse } }
       return reply.code(401).send({ error: "invalid_client" })
     }
     if (typeof claims.jti !== "string" || typeof claims.exp !== "number") return reply.code(401).send({ error: "invalid_client" })
-    const consumed = await db.executeQuery(
-      CompiledQuery.raw(CONSUME_SQL, [appId, claims.jti, new Date(claims.exp * 1000), new Date(now)])
-    )
-    if (consumed.rows.length === 0) return reply.code(401).send({ error: "invalid_client" })
-    if (!(await admit(appId, new Date(now)))) return reply.code(429).send({ error: "slow_down" })
+    const admitted = await consumeAndAdmit(appId, claims.jti, new Date(claims.exp * 1000), new Date(now))
+    if (admitted === undefined) return reply.code(401).send({ error: "invalid_client" })
+    if (!admitted) return reply.code(429).send({ error: "slow_down" })
     if (row.installationId === null || row.status !== "active") return reply.code(400).send({ error: "invalid_grant" })
     const accessToken = await signClaims(
       accessTokenClaims({

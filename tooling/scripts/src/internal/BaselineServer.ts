@@ -35,7 +35,7 @@ import { billingBaseline, json } from "./BaselineBilling.js"
 import { GRANT_TYPE_INSTALLATION_TOKEN } from "../InstallationAssertion.js"
 import { installationGrantBaseline } from "./InstallationGrantBaseline.js"
 import { LIVE_BOOKINGS_SQL, OFFERED_ADD_ONS_SQL, SELLABLE_RESOURCE_SQL } from "./BookingStatements.js"
-import { admissionParameters, basicCredentials, clientCredentialsClaims, TOKEN_TTL_SECONDS, RATE_SQL, TOKEN_SQL, type TokenRow, wellFormedSecret } from "./TokenStatements.js"
+import { admissionParameters, basicCredentials, clientCredentialsClaims, TOKEN_TTL_SECONDS, TOKEN_SQL, type TokenRow, wellFormedSecret } from "./TokenStatements.js"
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -76,17 +76,10 @@ const signClaims = (claims: Record<string, unknown>): string => {
   return `${signingInput}.${signature.toString("base64url")}`
 }
 
-/** The rate-limit statement for a connector app; whether it admitted the request. */
-const admit = async (clientId: string, at: Date): Promise<boolean> => {
-  const { rows } = await pool.query<{ admitted: boolean }>(RATE_SQL, admissionParameters(clientId, at))
-  return rows[0]?.admitted === true
-}
-
 const installationGrant = installationGrantBaseline({
   pool,
   tokenEndpoint: `${issuer}/oauth/token`,
   issuer,
-  admit,
   signToken: signClaims,
   audience
 })

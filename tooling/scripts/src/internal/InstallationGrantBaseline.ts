@@ -6,22 +6,19 @@
  * Per request, as `InstallationGrant` does: read the JWS header (ES256 and a kid) and the unverified `iss`; {@link KEY_SQL}
  * (the app's active key with that kid and the installation, one round trip); verify the ES256 signature with
  * `node:crypto` (public keys cached by app and kid); check `iss` = `sub`, `aud`, `iat`/`exp` and the `jti`;
- * {@link CONSUME_SQL} (the `jti`, durable); the rate-limit statement (`RATE_SQL` of `BaselineServer`, given by the
- * caller, with the app id as the client and no secret); then sign the same claims. Errors are bare
+ * `TokenStatements.CONSUME_ADMIT_SQL` (the `jti` consumed, durable, and only then the app's rate limit, as the
+ * API's `TokenRateLimitRepository.admitFreshAssertion`); then sign the same claims. Errors are bare
  * `invalid_client` / `invalid_grant` / `slow_down` bodies.
  *
- * The API's statements are written by kysely (`ConnectorAppRepository.activeKeyAndInstallation`,
- * `ConsumedAssertionRepository.consume`); these are their compiled text, placeholders numbered alike, so the server
- * plans both the same. Change them together.
+ * {@link KEY_SQL} is the text of the API's `ConnectorAppRepository.activeKeyAndInstallation`, placeholders numbered
+ * alike, so the server plans both the same. Change them together.
  */
 import { createPublicKey, type KeyObject, randomUUID, verify } from "node:crypto"
 import type pg from "pg"
+import { admissionParameters, CONSUME_ADMIT_SQL } from "./TokenStatements.js"
 
 /** `ConnectorAppRepository.activeKeyAndInstallation`. Parameters: installation id (or null), app id, kid, "active". */
 export const KEY_SQL = `select "connector_app_keys"."public_jwk", "installations"."id" as "installation_id", "installations"."organization_id", "installations"."status", "installations"."roles", (select coalesce(json_agg(agg), '[]') from (select "installation_contexts"."operational_context_id" from "installation_contexts" where "installation_contexts"."installation_id" = "installations"."id" order by "installation_contexts"."operational_context_id") as agg) as "contexts" from "connector_app_keys" left join "installations" on installations.id = $1::uuid and "installations"."app_id" = "connector_app_keys"."app_id" where "connector_app_keys"."app_id" = $2 and "connector_app_keys"."kid" = $3 and "connector_app_keys"."status" = $4`
-
-/** `ConsumedAssertionRepository.consume`. Parameters: app id, jti, expires at, now. */
-export const CONSUME_SQL = `insert into "consumed_assertions" ("app_id", "jti", "expires_at", "consumed_at") values ($1, $2, $3, $4) on conflict ("app_id", "jti") do nothing returning "jti"`
 
 interface KeyRow {
   readonly public_jwk: Record<string, unknown>
@@ -43,10 +40,6 @@ export interface InstallationGrantBaseline {
   /** `{auth_url}/oauth/token` and `{auth_url}`: the audiences an assertion may name. */
   readonly tokenEndpoint: string
   readonly issuer: string
-  /**
-   * Runs the API's rate-limit statement for `clientId` (no secret) at `now`; resolves whether it admitted the request.
-   */
-  readonly admit: (clientId: string, now: Date) => Promise<boolean>
   /** Signs an access token's claims as the baseline signs client_credentials tokens. */
   readonly signToken: (claims: Record<string, unknown>) => string
   readonly audience: string
@@ -104,9 +97,16 @@ export const installationGrantBaseline = (deps: InstallationGrantBaseline) => {
     ) {
       return invalidClient
     }
-    const consumed = await deps.pool.query(CONSUME_SQL, [appId, jti, new Date(exp * 1000), new Date(now)])
-    if (consumed.rowCount === 0) return invalidClient
-    if (!(await deps.admit(appId, new Date(now)))) return { status: 429, body: { error: "slow_down" } }
+    const at = new Date(now)
+    const admission = await deps.pool.query<{ admitted: boolean }>(CONSUME_ADMIT_SQL, [
+      appId,
+      jti,
+      new Date(exp * 1000),
+      at,
+      ...admissionParameters(appId, at)
+    ])
+    if (admission.rows[0] === undefined) return invalidClient
+    if (!admission.rows[0].admitted) return { status: 429, body: { error: "slow_down" } }
     if (row.installation_id === null || row.status !== "active") return { status: 400, body: { error: "invalid_grant" } }
     const issuedAt = Math.floor(now / 1000)
     const accessToken = deps.signToken({

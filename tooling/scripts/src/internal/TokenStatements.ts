@@ -9,11 +9,13 @@ import { randomUUID } from "node:crypto"
 /** The shape of a client secret (`service_sk_` and 43 base62 characters); anything else is `invalid_client`. */
 export const wellFormedSecret = /^service_sk_[0-9A-Za-z]{43}$/
 
-/** The rate limit's CTEs as the API writes them (`TokenRateLimitRepository`), placeholders from `$first` on. */
-export const admissionCtes = (first: number, source: string): string => {
+/**
+ * The rate limit's CTE `admission` as the API writes it (`TokenRateLimitRepository`), placeholders from `$first` on;
+ * it admits only when `source` has a row.
+ */
+export const admissionCte = (first: number, source: string): string => {
   const p = (offset: number) => `$${first + offset}`
   return `
-  settings as (select set_config('synchronous_commit', 'off', true)),
   admission as (
     insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
     select ${p(0)}, array[${p(1)}::timestamptz], ${p(2)}::uuid from ${source}
@@ -32,6 +34,14 @@ export const admissionCtes = (first: number, source: string): string => {
   )`
 }
 
+/**
+ * The rate limit's CTEs as the API writes them: `settings` (the transaction commits without waiting for the WAL) and
+ * {@link admissionCte}.
+ */
+export const admissionCtes = (first: number, source: string): string =>
+  `
+  settings as (select set_config('synchronous_commit', 'off', true)),${admissionCte(first, source)}`
+
 /** The parameters of {@link admissionCtes}: client id, now, admission id, 60, now, edge, 60, id, edge, id. */
 export const admissionParameters = (clientId: string, now: Date): Array<unknown> => {
   const edge = new Date(now.getTime() - 60_000)
@@ -40,10 +50,18 @@ export const admissionParameters = (clientId: string, now: Date): Array<unknown>
 }
 
 /**
- * The API's rate-limit statement for a connector app (`TokenRateLimitRepository.admit`), with the placeholders
- * numbered as kysely numbers the API's (one per interpolation, in order), so the server plans both alike.
+ * The API's installation-token statement after the assertion verified (`TokenRateLimitRepository.admitFreshAssertion`):
+ * the `jti` consumed and, only when this request consumed it, the app's admission, in one round trip, committed
+ * durably. No row: the `jti` was consumed before. Parameters: app id, jti, the assertion's expiry, now, then
+ * {@link admissionParameters} of the app.
  */
-export const RATE_SQL = `with ${admissionCtes(1, "settings")}
+export const CONSUME_ADMIT_SQL = `
+  with consumed as (
+    insert into consumed_assertions (app_id, jti, expires_at, consumed_at)
+    values ($1, $2, $3, $4)
+    on conflict (app_id, jti) do nothing
+    returning jti
+  ),${admissionCte(5, "consumed")}
   select admitted, admitted_at as "admittedAt" from admission`
 
 /**
