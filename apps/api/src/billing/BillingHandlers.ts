@@ -1,8 +1,8 @@
 /**
  * HTTP handlers of the billing group: decoding is the contract's schemas (the role and body checks its
  * middleware), each handler calls {@link BillingService} and encodes domain records as the contract's Invoice /
- * InvoiceProposal (spec 2.1, 2.2). The hot paths (the queues, pass, reject and report-failed) write their records
- * and queue rows with the contract's compiled encoders (`@propline/contract/JsonEncoder`): the JSON the endpoint's
+ * InvoiceProposal (spec 2.1, 2.2). The hot paths (the queues, pass, reject and the reports on an invoice) write
+ * their records and queue rows with the contract's compiled encoders (`@propline/contract/JsonEncoder`): the JSON the endpoint's
  * Schema would write, without re-validating our own records or building the Schema's classes.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -137,7 +137,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
         Effect.gen(function* () {
           const principal = yield* Principal
           const invoice = yield* billing.reportSent(principal, path.invoiceId, payload).pipe(Effect.mapError(toProblem))
-          return toInvoice(invoice, yield* todayIn)
+          return encodedJson(encodeInvoice(overdueFor(invoice, yield* todayIn)), 201)
         })
       )
       .handle("reportPayment", ({ path, payload }) =>
@@ -163,7 +163,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
               ...(payload.reason !== undefined ? { reason: payload.reason } : {})
             })
             .pipe(Effect.mapError(toProblem))
-          return toInvoice(invoice, yield* todayIn)
+          return encodedJson(encodeInvoice(overdueFor(invoice, yield* todayIn)))
         })
       )
       .handle("getWithdrawalQueue", ({ urlParams }) =>
@@ -197,7 +197,7 @@ export const BillingHandlers = HttpApiBuilder.group(IntegrationApi, "billing", (
       return Effect.gen(function* () {
         const principal = yield* Principal
         const invoice = yield* report(principal, target, command).pipe(Effect.mapError(toProblem))
-        return toInvoice(invoice, yield* todayIn)
+        return encodedJson(encodeInvoice(overdueFor(invoice, yield* todayIn)))
       })
     }
   })

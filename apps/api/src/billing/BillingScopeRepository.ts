@@ -9,7 +9,7 @@
  * (`BaselineBilling.ts`): change them together.
  */
 import { Effect } from "effect"
-import { sql } from "kysely"
+import { type RawBuilder, sql } from "kysely"
 import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
 import { readyBillingGates } from "../integrations/IntegrationConfigurationRepository.js"
 import * as Sql from "../platform/Sql.js"
@@ -25,6 +25,36 @@ interface ScopeRow {
   readonly contextIds: ReadonlyArray<string>
 }
 
+/**
+ * A row a write locks together with its scope, named by the repository that owns its table: `columns` (a select
+ * list, `Sql.columns`, with `id` among them) of `from` (a trusted table name) where `where` holds; the scope adds
+ * the organization and the visible contexts.
+ */
+export interface LockTarget<Row extends { readonly id: string }> {
+  readonly columns: RawBuilder<Row>
+  readonly from: string
+  readonly where: RawBuilder<boolean>
+}
+
+/** A billing scope and the row it locked, if the row exists and lies in a visible context. */
+export interface ScopeAndRow<Row> {
+  readonly scope: BillingScope
+  readonly row: Row | undefined
+}
+
+const toScope = (row: ScopeRow | undefined): BillingScope => {
+  const declaredGates = row?.declaredGates ?? null
+  return {
+    integration: { configured: declaredGates !== null, declaredGates: declaredGates ?? [] },
+    contextIds: row?.contextIds ?? []
+  }
+}
+
+/** The scope's select list: the ready gates and the visible contexts (the `visible` CTE). */
+const scopeColumns = (organizationId: string) => sql`
+  ${readyBillingGates(organizationId)} as "declaredGates",
+  array(select id from visible) as "contextIds"`
+
 export class BillingScopeRepository extends Effect.Service<BillingScopeRepository>()(
   "@propline/api/billing/BillingScopeRepository",
   {
@@ -37,17 +67,41 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
         Sql.rows(
           sql<ScopeRow>`
             ${visibleContextsPrefix(organizationId, grantedIds)}
-            select
-              ${readyBillingGates(organizationId)} as "declaredGates",
-              array(select id from visible) as "contextIds"`
+            select ${scopeColumns(organizationId)}`
+        ).pipe(Effect.map((rows) => toScope(rows[0]))),
+
+      /**
+       * The billing scope of a grant and, in the same round trip, the row `target` names if it belongs to the
+       * organization and lies in a visible context, locked (`for update`) for the rest of the transaction so that
+       * concurrent writes on it run one after another: a write's first statement. Having waited for the lock,
+       * PostgreSQL returns the row as the other transaction committed it (READ COMMITTED); whatever else a write
+       * must read fresh after the wait (a ledger, other rows) is read by a statement after this one. `row` is
+       * undefined when there is none or it can't be seen (the service answers 404).
+       */
+      scopeLocking: <Row extends { readonly id: string }>(
+        organizationId: string,
+        grantedIds: ReadonlyArray<string>,
+        target: LockTarget<Row>
+      ) =>
+        Sql.rows(
+          sql<ScopeRow & Row>`
+            ${visibleContextsPrefix(organizationId, grantedIds)},
+            locked as (
+              select ${target.columns} from ${sql.raw(target.from)}
+              where ${target.where} and organization_id = ${organizationId}
+                and operational_context_id = any (array(select id from visible))
+              for update
+            )
+            select ${scopeColumns(organizationId)}, locked.*
+            from (select) as scope left join locked on true`
         ).pipe(
-          Effect.map((rows): BillingScope => {
-            const row = rows[0]
-            const declaredGates = row?.declaredGates ?? null
-            return {
-              integration: { configured: declaredGates !== null, declaredGates: declaredGates ?? [] },
-              contextIds: row?.contextIds ?? []
-            }
+          Effect.map((rows): ScopeAndRow<Row> => {
+            const found = rows[0]
+            if (found === undefined) return { scope: toScope(undefined), row: undefined }
+            const { declaredGates, contextIds, ...row } = found
+            // The left join gives a row of nulls when nothing was locked.
+            const locked = (row.id as string | null) === null ? undefined : (row as unknown as Row)
+            return { scope: toScope({ declaredGates, contextIds }), row: locked }
           })
         )
     }

@@ -7,7 +7,6 @@
  */
 import type { BillingRefusal } from "@propline/billing/BillingRefusal"
 import { ExternalReferenceAlreadyUsed } from "@propline/billing/BillingRefusal"
-import type { InvoiceRecord } from "@propline/billing/Invoice"
 import * as InvoiceLifecycle from "@propline/billing/InvoiceLifecycle"
 import * as InvoiceWithdrawal from "@propline/billing/InvoiceWithdrawal"
 import * as ProposalVerification from "@propline/billing/ProposalVerification"
@@ -61,47 +60,47 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
     const withdrawals = yield* WithdrawalRepository
 
     /**
-     * The proposal, locked for the transaction: 404 (RecordNotFound) when it doesn't exist or lies outside the
-     * principal's organization or contexts; then the integration must be ready with the verification gate.
+     * The proposal, locked for the transaction, read with the billing scope in one round trip: 404 (RecordNotFound)
+     * when it doesn't exist or lies outside the principal's organization or contexts; then the integration must be
+     * ready with the verification gate.
      */
     const lockVisibleProposal = (principal: PrincipalShape, proposalId: string) =>
       Effect.gen(function* () {
-        const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
-        const proposal = yield* proposals.lock(principal.organizationId, scope.contextIds, proposalId)
-        if (proposal === undefined) return yield* new RecordNotFound({ kind: "invoice proposal" })
+        const { row, scope } = yield* scopes.scopeLocking(
+          principal.organizationId,
+          principal.contexts,
+          proposals.lockTarget(proposalId)
+        )
+        if (row === undefined) return yield* new RecordNotFound({ kind: "invoice proposal" })
         yield* ProposalVerification.requireVerificationGate(scope.integration)
-        return proposal
+        return proposals.toRecord(row)
       })
-
-    /** The invoice, locked for the transaction: 404 as above; then the integration must be ready. */
-    const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) =>
-      Effect.gen(function* () {
-        const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
-        const invoice = yield* invoices.lock(principal.organizationId, scope.contextIds, invoiceId)
-        if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
-        yield* ProposalVerification.requireBillingIntegration(scope.integration)
-        return invoice
-      })
-
-    /** As {@link lockVisibleInvoice}, the invoice named by id or by the caller's externalReference. */
-    const lockTarget = (principal: PrincipalShape, target: InvoiceTarget) =>
-      "invoiceId" in target
-        ? lockVisibleInvoice(principal, target.invoiceId)
-        : Effect.gen(function* () {
-            const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
-            const invoice = yield* invoices.lockByExternalReference(
-              principal.organizationId,
-              scope.contextIds,
-              target.externalReference
-            )
-            if (invoice === undefined) return yield* new RecordNotFound({ kind: "invoice" })
-            yield* ProposalVerification.requireBillingIntegration(scope.integration)
-            return invoice
-          })
 
     /**
-     * One money report on a locked invoice and its ledger: a replay persists nothing; a recorded report writes the
-     * ledger row (`persist`), the invoice, its events and an audit entry.
+     * The invoice named by id or by the caller's externalReference, locked for the transaction, read with the
+     * billing scope in one round trip: 404 as above; then the integration must be ready.
+     */
+    const lockTarget = (principal: PrincipalShape, target: InvoiceTarget) =>
+      Effect.gen(function* () {
+        const { row, scope } = yield* scopes.scopeLocking(
+          principal.organizationId,
+          principal.contexts,
+          "invoiceId" in target
+            ? invoices.lockTarget(target.invoiceId)
+            : invoices.lockTargetByExternalReference(target.externalReference)
+        )
+        if (row === undefined) return yield* new RecordNotFound({ kind: "invoice" })
+        yield* ProposalVerification.requireBillingIntegration(scope.integration)
+        return invoices.toRecord(row)
+      })
+
+    /** As {@link lockTarget}, by id. */
+    const lockVisibleInvoice = (principal: PrincipalShape, invoiceId: string) => lockTarget(principal, { invoiceId })
+
+    /**
+     * One money report on a locked invoice and its ledger (read after the lock, so it holds every report committed
+     * before): a replay persists nothing; a recorded report writes the ledger row with the invoice (`persist`, one
+     * statement), its events and an audit entry.
      */
     const moneyReport = <O extends Settlement.MoneyReportOutcome, E>(
       principal: PrincipalShape,
@@ -109,7 +108,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
       action: string,
       details: Record<string, unknown>,
       decide: (state: Settlement.SettlementState, at: Date) => Effect.Effect<O, E>,
-      persist: (invoice: InvoiceRecord, outcome: O) => Effect.Effect<void, never, Db.Db>
+      persist: (outcome: O) => Effect.Effect<void, never, Db.Db>
     ) =>
       Sql.transaction(
         Effect.gen(function* () {
@@ -118,8 +117,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           const at = yield* Sql.now
           const outcome = yield* decide({ invoice, ledger }, at)
           if (outcome.replayed) return outcome.invoice
-          yield* persist(invoice, outcome)
-          yield* invoices.update(outcome.invoice).pipe(Effect.orDie)
+          yield* persist(outcome)
           yield* Outbox.append(outcome.events)
           yield* Audit.byPrincipal(principal, { action, targetType: "invoice", targetId: invoice.id, details, at })
           return outcome.invoice
@@ -160,25 +158,30 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
         Sql.transaction(
           Effect.gen(function* () {
             const proposal = yield* lockVisibleProposal(principal, proposalId)
-            const charges =
-              proposal.status === "proposed"
-                ? yield* proposals.lockCharges(proposal.id)
-                : { chargeIds: [], alreadyInvoiced: false }
-            const externalReferenceTaken = yield* invoices.isExternalReferenceTaken(principal.organizationId, externalReference)
+            // The charges are locked, and the facts read, only for a proposal that can pass: pass refuses any
+            // other status (or a missing invoice number) before it looks at them.
+            const facts =
+              proposal.status === "proposed" && proposal.invoiceNumber !== undefined
+                ? yield* invoices.passFacts(principal.organizationId, proposal.id, externalReference)
+                : { chargeIds: [], alreadyInvoiced: false, externalReferenceTaken: false }
             const at = yield* Sql.now
             const transition = yield* ProposalVerification.pass(
               proposal,
-              { externalReference, invoiceId: randomUUID(), materialAlreadyInvoiced: charges.alreadyInvoiced, externalReferenceTaken },
+              {
+                externalReference,
+                invoiceId: randomUUID(),
+                materialAlreadyInvoiced: facts.alreadyInvoiced,
+                externalReferenceTaken: facts.externalReferenceTaken
+              },
               at
             )
             yield* invoices
-              .insertFromProposal(transition.invoice, proposal.id, charges.chargeIds)
+              .insertFromProposal(transition.invoice, transition.proposal, facts.chargeIds)
               .pipe(
                 Effect.catchTag("ExternalReferenceConflict", () =>
                   Effect.fail<BillingRefusal>(new ExternalReferenceAlreadyUsed({ externalReference }))
                 )
               )
-            yield* proposals.update(transition.proposal, transition.invoice.id)
             yield* Outbox.append(transition.events)
             yield* Audit.byPrincipal(principal, {
               action: "billing.invoice_proposal.pass",
@@ -295,7 +298,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_payment",
           { ...command },
           (state, at) => Settlement.reportPayment(state, command, at),
-          (invoice, outcome) => ledgers.insertPayment(invoice.organizationId, invoice.id, outcome.payment)
+          (outcome) => ledgers.recordPayment(outcome.invoice, outcome.payment)
         ).pipe(span("reportPayment")),
 
       /** Report a payment reversed (decisions 4, 5); see `Settlement.reportPaymentReversed` for the refusals. */
@@ -310,7 +313,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_payment_reversed",
           { ...command },
           (state, at) => Settlement.reportPaymentReversed(state, command, at),
-          (invoice, outcome) => ledgers.insertReversal(invoice.organizationId, invoice.id, outcome.payment)
+          (outcome) => ledgers.recordReversal(outcome.invoice, outcome.payment)
         ).pipe(span("reportPaymentReversed")),
 
       /** Report a write-off (decisions 4, 5); see `Settlement.reportWriteOff` for the refusals. */
@@ -321,7 +324,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_write_off",
           { ...command },
           (state, at) => Settlement.reportWriteOff(state, command, at),
-          (invoice, outcome) => ledgers.insertWriteOff(invoice.organizationId, invoice.id, outcome.writeOff)
+          (outcome) => ledgers.recordWriteOff(outcome.invoice, outcome.writeOff)
         ).pipe(span("reportWriteOff")),
 
       /** Withdrawal queue (spec 4.2, decisions 5): pending withdrawals, oldest deletion first. */

@@ -1,18 +1,22 @@
 /**
- * SQL of invoices (spec 2.1): the send queue, locking one for a report, the externalReference's uniqueness,
- * inserting the invoice a pass created, and writing lifecycle fields. Rows map to `@propline/billing`'s
- * InvoiceRecord (null columns become absent fields). The send queue and pass run plain statements (`Sql.rows`),
- * the columns named in each: they are hot paths; the queue's rows are encoded as they are read.
+ * SQL of invoices (spec 2.1): the send queue, what a report locks (with the billing scope, in one round trip), the
+ * externalReference's uniqueness, a pass's facts and its one write (the invoice, its lines, its charges and the
+ * proposal's verdict), and writing lifecycle fields. Rows map to `@propline/billing`'s InvoiceRecord (null columns
+ * become absent fields). The send queue and pass run plain statements (`Sql.rows`), the columns named in each: they
+ * are hot paths; the queue's rows are encoded as they are read.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
+import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import type { LockTarget } from "./BillingScopeRepository.js"
 import { documentColumns } from "./DocumentColumns.js"
 import { insertDocumentLines, type NewLine } from "./DocumentLineRepository.js"
+import { verdictUpdate } from "./ProposalRepository.js"
 
 /**
  * The one rule for which invoices and credit notes still count (spec 2.1): a deleted one (`deleted_at` set, now on
@@ -97,10 +101,36 @@ const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
 
-const lockInvoice = (organizationId: string, contextIds: ReadonlyArray<string>, where: RawBuilder<boolean>) =>
-  Sql.lockVisible<Selectable<InvoiceTable>>({ columns: invoiceColumns, from: "invoices", where, organizationId, contextIds }).pipe(
-    Effect.map((row) => (row === undefined ? undefined : toInvoice(row)))
-  )
+/** What a report locks with its billing scope: the invoice `where` names, not deleted. */
+const lockTarget = (where: RawBuilder<boolean>): LockTarget<Selectable<InvoiceTable>> => ({
+  columns: invoiceColumns,
+  from: "invoices",
+  where: sql<boolean>`${where} and ${notDeleted()}`
+})
+
+/** Whether an invoice of the organization already carries `externalReference`, as a boolean expression. */
+const externalReferenceTaken = (organizationId: string, externalReference: string): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from invoices where organization_id = ${organizationId} and external_reference = ${externalReference})`
+
+/**
+ * The statement writing every field a report or settlement sets on an invoice: {@link InvoiceRepository}'s
+ * `update`, and the last part of a money report's one write (`LedgerRepository`).
+ */
+export const invoiceUpdate = (invoice: InvoiceRecord): RawBuilder<unknown> =>
+  sql`
+    update invoices set
+      status = ${invoice.status}, external_reference = ${nullable(invoice.externalReference)},
+      issued_invoice_number = ${nullable(invoice.issuedInvoiceNumber)},
+      issued_invoice_date = ${nullable(invoice.issuedInvoiceDate)}, due_date = ${nullable(invoice.dueDate)},
+      issued_total_gross_minor_units = ${nullable(invoice.issuedTotalGrossMinorUnits)},
+      payment_reference = ${nullable(invoice.paymentReference)},
+      payment_reference_type = ${nullable(invoice.paymentReferenceType)},
+      document_url = ${nullable(invoice.documentUrl)}, balance_minor_units = ${nullable(invoice.balanceMinorUnits)},
+      approved_at = ${nullable(invoice.approvedAt)}, sent_at = ${nullable(invoice.sentAt)},
+      paid_at = ${nullable(invoice.paidAt)}, written_off_at = ${nullable(invoice.writtenOffAt)},
+      failed_at = ${nullable(invoice.failedAt)}, failure_reason = ${nullable(invoice.failureReason)},
+      updated_at = ${invoice.updatedAt}
+    where id = ${invoice.id}`
 
 export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@propline/api/billing/InvoiceRepository", {
   succeed: {
@@ -123,15 +153,17 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       }),
 
     /**
-     * An invoice of the organization in one of the visible contexts, locked for the rest of the transaction so
-     * concurrent reports on it run one after another. Undefined when it doesn't exist or can't be seen.
+     * What a report locks with its billing scope (`BillingScopeRepository.scopeLocking`): the invoice by id, not
+     * deleted, so concurrent reports on it run one after another; {@link toRecord} maps the row.
      */
-    lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
-      lockInvoice(organizationId, contextIds, sql<boolean>`id = ${id} and ${notDeleted()}`),
+    lockTarget: (id: string) => lockTarget(sql<boolean>`id = ${id}`),
 
-    /** As {@link lock}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
-    lockByExternalReference: (organizationId: string, contextIds: ReadonlyArray<string>, externalReference: string) =>
-      lockInvoice(organizationId, contextIds, sql<boolean>`external_reference = ${externalReference} and ${notDeleted()}`),
+    /** As {@link lockTarget}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
+    lockTargetByExternalReference: (externalReference: string) =>
+      lockTarget(sql<boolean>`external_reference = ${externalReference}`),
+
+    /** An invoice's row as {@link lockTarget} reads it, as the domain's record (null columns become absent fields). */
+    toRecord: toInvoice,
 
     /** An invoice of the organization, locked, whatever its context (an operator's action). Not deleted ones. */
     lockForOperator: (organizationId: string, id: string) =>
@@ -161,18 +193,47 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
 
     /** Whether an invoice of the organization already carries this externalReference. */
     isExternalReferenceTaken: (organizationId: string, externalReference: string) =>
-      Sql.rows(
-        sql`select 1 from invoices where organization_id = ${organizationId} and external_reference = ${externalReference}`
-      ).pipe(Effect.map((rows) => rows.length > 0)),
+      Sql.rows(sql<{ readonly taken: boolean }>`select ${externalReferenceTaken(organizationId, externalReference)} as taken`).pipe(
+        Effect.map((rows) => rows[0]?.taken === true)
+      ),
 
     /**
-     * Inserts the invoice a pass created, copies the proposal's lines onto it and marks its charges invoiced.
-     * Fails with {@link ExternalReferenceConflict} when a concurrent pass took the externalReference.
+     * What a pass must know once its proposal is locked, in one round trip: the ids of the charges behind the
+     * proposal's lines, locked (so two proposals over the same material can't both pass); whether any of them is
+     * already invoiced; and whether an invoice of the organization already carries `externalReference` (read in
+     * this statement's snapshot, taken before any wait for the charges: the unique key on the reference stays the
+     * last guard, see {@link insertFromProposal}).
      */
-    insertFromProposal: (invoice: InvoiceRecord, proposalId: string, chargeIds: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        yield* Sql.rowsCatchingUniqueViolation(
-          sql`
+    passFacts: (organizationId: string, proposalId: string, externalReference: string) =>
+      Sql.rows(
+        sql<{ readonly chargeIds: ReadonlyArray<string>; readonly alreadyInvoiced: boolean; readonly externalReferenceTaken: boolean }>`
+          with charged as (
+            select id, invoice_id from charges
+            where id in (select charge_id from document_lines where proposal_id = ${proposalId} and charge_id is not null)
+            for update
+          )
+          select array(select id from charged) as "chargeIds",
+                 exists (select 1 from charged where invoice_id is not null) as "alreadyInvoiced",
+                 ${externalReferenceTaken(organizationId, externalReference)} as "externalReferenceTaken"`
+      ).pipe(
+        Effect.map((rows) => ({
+          chargeIds: rows[0]?.chargeIds ?? [],
+          alreadyInvoiced: rows[0]?.alreadyInvoiced === true,
+          externalReferenceTaken: rows[0]?.externalReferenceTaken === true
+        }))
+      ),
+
+    /**
+     * A pass's one write: inserts the invoice it created, copies the proposal's lines onto it, marks the charges
+     * (`chargeIds`, locked by {@link passFacts}) invoiced and writes the proposal's verdict with the invoice's id,
+     * in one statement (data-modifying CTEs; the foreign keys are checked at its end). Fails with
+     * {@link ExternalReferenceConflict}, having written nothing, when another invoice took the externalReference
+     * meanwhile (the unique key decides).
+     */
+    insertFromProposal: (invoice: InvoiceRecord, proposal: InvoiceProposalRecord, chargeIds: ReadonlyArray<string>) =>
+      Sql.rowsCatchingUniqueViolation(
+        sql`
+          with invoice as (
             insert into invoices (
               id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
               recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
@@ -188,24 +249,24 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
               ${invoice.totalNetMinorUnits}, ${invoice.totalVatMinorUnits}, ${invoice.totalGrossMinorUnits},
               ${nullable(invoice.externalReference)}, ${nullable(invoice.approvedAt)}, ${invoice.createdAt},
               ${invoice.updatedAt}
-            )`,
-          "invoices_external_reference_key",
-          () => new ExternalReferenceConflict()
-        )
-        yield* Sql.rows(
-          sql`
+            )
+          ), lines as (
             insert into document_lines (
               id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
               vat_minor_units, gross_minor_units
             )
             select gen_random_uuid(), null, ${invoice.id}, charge_id, position, description, net_minor_units,
                    vat_rate_basis_points, vat_minor_units, gross_minor_units
-            from document_lines where proposal_id = ${proposalId}`
-        )
-        if (chargeIds.length > 0) {
-          yield* Sql.rows(sql`update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)})`)
-        }
-      }),
+            from document_lines where proposal_id = ${proposal.id}
+          )${
+            chargeIds.length === 0
+              ? sql``
+              : sql`, charged as (update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)}))`
+          }
+          ${verdictUpdate(proposal, invoice.id)}`,
+        "invoices_external_reference_key",
+        () => new ExternalReferenceConflict()
+      ).pipe(Effect.asVoid),
 
     /**
      * Inserts a new invoice or credit note with its lines (an invoice run's document, or a credit note). New
@@ -241,20 +302,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      */
     update: (invoice: InvoiceRecord) =>
       Sql.rowsCatchingUniqueViolation(
-        sql`
-          update invoices set
-            status = ${invoice.status}, external_reference = ${nullable(invoice.externalReference)},
-            issued_invoice_number = ${nullable(invoice.issuedInvoiceNumber)},
-            issued_invoice_date = ${nullable(invoice.issuedInvoiceDate)}, due_date = ${nullable(invoice.dueDate)},
-            issued_total_gross_minor_units = ${nullable(invoice.issuedTotalGrossMinorUnits)},
-            payment_reference = ${nullable(invoice.paymentReference)},
-            payment_reference_type = ${nullable(invoice.paymentReferenceType)},
-            document_url = ${nullable(invoice.documentUrl)}, balance_minor_units = ${nullable(invoice.balanceMinorUnits)},
-            approved_at = ${nullable(invoice.approvedAt)}, sent_at = ${nullable(invoice.sentAt)},
-            paid_at = ${nullable(invoice.paidAt)}, written_off_at = ${nullable(invoice.writtenOffAt)},
-            failed_at = ${nullable(invoice.failedAt)}, failure_reason = ${nullable(invoice.failureReason)},
-            updated_at = ${invoice.updatedAt}
-          where id = ${invoice.id}`,
+        invoiceUpdate(invoice),
         "invoices_external_reference_key",
         () => new ExternalReferenceConflict()
       ).pipe(Effect.asVoid),

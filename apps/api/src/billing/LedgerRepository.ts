@@ -1,146 +1,130 @@
 /**
  * SQL of the money reported on invoices (decisions 4, 5): payments, their reversals and write-offs. The ledger is
  * append-only; the caller's ids are unique per invoice (`payments_invoice_payment_key`,
- * `write_offs_invoice_write_off_key`, one reversal per payment), the last guard behind the invoice's row lock.
+ * `write_offs_invoice_write_off_key`, one reversal per payment), the last guard behind the invoice's row lock. A
+ * report's ledger row and the invoice it changes are written in one statement (plain `Sql.rows`: report-payment is
+ * a hot path).
  */
-import type { Currency } from "@propline/billing/Invoice"
+import type { Currency, InvoiceRecord } from "@propline/billing/Invoice"
 import type { Ledger, PaymentRecord, WriteOffRecord } from "@propline/billing/Settlement"
 import { Effect } from "effect"
-import { sql } from "kysely"
+import { type RawBuilder, sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import { nullable } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import { invoiceUpdate } from "./InvoiceRepository.js"
 
-interface PaymentRow {
-  readonly paymentId: string
+/** A row of the ledger read: a payment (with its reversal, if any) or a write-off, in one shape. */
+interface LedgerRow {
+  readonly writeOff: boolean
+  /** The caller's `paymentId` or `writeOffId`. */
+  readonly reportId: string
   readonly amountMinorUnits: number
-  readonly paidOn: string
-  readonly currency: string
+  /** `paidOn` or `writtenOffOn`. */
+  readonly on: string
+  readonly currency: string | null
   readonly recordedAt: Date
   readonly reversedOn: string | null
+  /** The reversal's reason on a payment, the write-off's on a write-off. */
   readonly reason: string | null
   readonly reversalRecordedAt: Date | null
 }
 
-interface WriteOffRow {
-  readonly writeOffId: string
-  readonly amountMinorUnits: number
-  readonly writtenOffOn: string
-  readonly reason: string | null
-  readonly recordedAt: Date
-}
+const toPayment = (row: LedgerRow): PaymentRecord => ({
+  paymentId: row.reportId,
+  amountMinorUnits: row.amountMinorUnits,
+  paidOn: row.on,
+  currency: row.currency as Currency,
+  recordedAt: row.recordedAt,
+  ...(row.reversedOn !== null && row.reversalRecordedAt !== null
+    ? {
+        reversal: {
+          reversedOn: row.reversedOn,
+          ...(row.reason !== null ? { reason: row.reason } : {}),
+          recordedAt: row.reversalRecordedAt
+        }
+      }
+    : {})
+})
+
+const toWriteOff = (row: LedgerRow): WriteOffRecord => ({
+  writeOffId: row.reportId,
+  amountMinorUnits: row.amountMinorUnits,
+  writtenOffOn: row.on,
+  ...(row.reason !== null ? { reason: row.reason } : {}),
+  recordedAt: row.recordedAt
+})
+
+/** One statement: the ledger row `insert` writes (none when undefined), then the invoice as the report left it. */
+const withInvoice = (invoice: InvoiceRecord, insert: RawBuilder<unknown> | undefined) =>
+  Sql.rows(
+    insert === undefined ? invoiceUpdate(invoice) : sql`with recorded as (${insert}) ${invoiceUpdate(invoice)}`
+  ).pipe(Effect.asVoid)
 
 export class LedgerRepository extends Effect.Service<LedgerRepository>()("@propline/api/billing/LedgerRepository", {
   succeed: {
-    /** Everything reported on one invoice, in the order it was recorded. */
+    /**
+     * Everything reported on one invoice, each kind in the order it was recorded, in one round trip (payments with
+     * their reversals, then write-offs). Read after the invoice's lock, so it holds every report committed before.
+     */
     ledger: (invoiceId: string) =>
-      Effect.gen(function* () {
-        const payments = yield* Sql.rows(
-          sql<PaymentRow>`
-            select p.payment_id as "paymentId", p.amount_minor_units as "amountMinorUnits", p.paid_on as "paidOn",
-                   p.currency, p.recorded_at as "recordedAt", r.reversed_on as "reversedOn", r.reason,
-                   r.recorded_at as "reversalRecordedAt"
-            from payments p left join payment_reversals r on r.payment_row_id = p.id
-            where p.invoice_id = ${invoiceId}
-            order by p.recorded_at, p.id`
-        )
-        const writeOffs = yield* Sql.rows(
-          sql<WriteOffRow>`
-            select write_off_id as "writeOffId", amount_minor_units as "amountMinorUnits",
-                   written_off_on as "writtenOffOn", reason, recorded_at as "recordedAt"
-            from write_offs where invoice_id = ${invoiceId}
-            order by recorded_at, id`
-        )
-        return {
-          payments: payments.map(
-            (row): PaymentRecord => ({
-              paymentId: row.paymentId,
-              amountMinorUnits: row.amountMinorUnits,
-              paidOn: row.paidOn,
-              currency: row.currency as Currency,
-              recordedAt: row.recordedAt,
-              ...(row.reversedOn !== null && row.reversalRecordedAt !== null
-                ? {
-                    reversal: {
-                      reversedOn: row.reversedOn,
-                      ...(row.reason !== null ? { reason: row.reason } : {}),
-                      recordedAt: row.reversalRecordedAt
-                    }
-                  }
-                : {})
-            })
-          ),
-          writeOffs: writeOffs.map(
-            (row): WriteOffRecord => ({
-              writeOffId: row.writeOffId,
-              amountMinorUnits: row.amountMinorUnits,
-              writtenOffOn: row.writtenOffOn,
-              ...(row.reason !== null ? { reason: row.reason } : {}),
-              recordedAt: row.recordedAt
-            })
-          )
-        } satisfies Ledger
-      }),
+      Sql.rows(
+        sql<LedgerRow>`
+          select false as "writeOff", p.payment_id as "reportId", p.amount_minor_units as "amountMinorUnits",
+                 p.paid_on as "on", p.currency, p.recorded_at as "recordedAt", r.reversed_on as "reversedOn", r.reason,
+                 r.recorded_at as "reversalRecordedAt", p.id as "rowId"
+          from payments p left join payment_reversals r on r.payment_row_id = p.id
+          where p.invoice_id = ${invoiceId}
+          union all
+          select true, write_off_id, amount_minor_units, written_off_on, null, recorded_at, null, reason, null, id
+          from write_offs where invoice_id = ${invoiceId}
+          order by "writeOff", "recordedAt", "rowId"`
+      ).pipe(
+        Effect.map((rows): Ledger => {
+          const payments: Array<PaymentRecord> = []
+          const writeOffs: Array<WriteOffRecord> = []
+          for (const row of rows) {
+            if (row.writeOff) writeOffs.push(toWriteOff(row))
+            else payments.push(toPayment(row))
+          }
+          return { payments, writeOffs }
+        })
+      ),
 
-    /** Records a payment on the invoice. */
-    insertPayment: (organizationId: string, invoiceId: string, payment: PaymentRecord) =>
-      Sql.query((db) =>
-        db
-          .insertInto("payments")
-          .values({
-            id: randomUUID(),
-            organizationId,
-            invoiceId,
-            paymentId: payment.paymentId,
-            amountMinorUnits: payment.amountMinorUnits,
-            paidOn: payment.paidOn,
-            currency: payment.currency,
-            recordedAt: payment.recordedAt
-          })
-          .execute()
-      ).pipe(Effect.asVoid),
+    /** Records a payment on the invoice and writes the invoice as the payment left it (`invoice`), in one statement. */
+    recordPayment: (invoice: InvoiceRecord, payment: PaymentRecord) =>
+      withInvoice(
+        invoice,
+        sql`
+          insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
+          values (${randomUUID()}, ${invoice.organizationId}, ${invoice.id}, ${payment.paymentId},
+                  ${payment.amountMinorUnits}, ${payment.paidOn}, ${payment.currency}, ${payment.recordedAt})`
+      ),
 
-    /** Records the reversal of the invoice's payment `payment.paymentId`. */
-    insertReversal: (organizationId: string, invoiceId: string, payment: PaymentRecord) =>
-      payment.reversal === undefined
-        ? Effect.void
-        : Sql.query((db) =>
-            db
-              .insertInto("paymentReversals")
-              .columns(["paymentRowId", "organizationId", "invoiceId", "reversedOn", "reason", "recordedAt"])
-              .expression((eb) =>
-                eb
-                  .selectFrom("payments")
-                  .select((inner) => [
-                    "payments.id",
-                    inner.val(organizationId).as("organizationId"),
-                    inner.val(invoiceId).as("invoiceId"),
-                    inner.val(payment.reversal?.reversedOn ?? "").as("reversedOn"),
-                    inner.val(nullable(payment.reversal?.reason)).as("reason"),
-                    inner.val(payment.reversal?.recordedAt ?? new Date(0)).as("recordedAt")
-                  ])
-                  .where("payments.invoiceId", "=", invoiceId)
-                  .where("payments.paymentId", "=", payment.paymentId)
-              )
-              .execute()
-          ).pipe(Effect.asVoid),
+    /**
+     * Records the reversal of the invoice's payment `payment.paymentId` and writes the invoice as the reversal left
+     * it (`invoice`), in one statement.
+     */
+    recordReversal: (invoice: InvoiceRecord, payment: PaymentRecord) =>
+      withInvoice(
+        invoice,
+        payment.reversal === undefined
+          ? undefined
+          : sql`
+              insert into payment_reversals (payment_row_id, organization_id, invoice_id, reversed_on, reason, recorded_at)
+              select id, ${invoice.organizationId}, ${invoice.id}, ${payment.reversal.reversedOn},
+                     ${nullable(payment.reversal.reason)}, ${payment.reversal.recordedAt}
+              from payments where invoice_id = ${invoice.id} and payment_id = ${payment.paymentId}`
+      ),
 
-    /** Records a write-off on the invoice. */
-    insertWriteOff: (organizationId: string, invoiceId: string, writeOff: WriteOffRecord) =>
-      Sql.query((db) =>
-        db
-          .insertInto("writeOffs")
-          .values({
-            id: randomUUID(),
-            organizationId,
-            invoiceId,
-            writeOffId: writeOff.writeOffId,
-            amountMinorUnits: writeOff.amountMinorUnits,
-            writtenOffOn: writeOff.writtenOffOn,
-            reason: nullable(writeOff.reason),
-            recordedAt: writeOff.recordedAt
-          })
-          .execute()
-      ).pipe(Effect.asVoid)
+    /** Records a write-off on the invoice and writes the invoice as the write-off left it (`invoice`), in one statement. */
+    recordWriteOff: (invoice: InvoiceRecord, writeOff: WriteOffRecord) =>
+      withInvoice(
+        invoice,
+        sql`
+          insert into write_offs (id, organization_id, invoice_id, write_off_id, amount_minor_units, written_off_on, reason, recorded_at)
+          values (${randomUUID()}, ${invoice.organizationId}, ${invoice.id}, ${writeOff.writeOffId},
+                  ${writeOff.amountMinorUnits}, ${writeOff.writtenOffOn}, ${nullable(writeOff.reason)}, ${writeOff.recordedAt})`
+      )
   }
 }) {}

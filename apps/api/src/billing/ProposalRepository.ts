@@ -1,18 +1,19 @@
 /**
- * SQL of invoice proposals (spec 2.2): the verification queue, locking one for a verdict or an operator's
- * cancellation, its charges, writing the verdict, and inserting what an invoice run proposes. The queue and pass run
- * plain statements (`Sql.rows`), the columns named in each: they are hot paths. A locked proposal maps to
- * `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields); the queue's rows are encoded as
- * they are read.
+ * SQL of invoice proposals (spec 2.2): the verification queue, what a verdict locks (with the billing scope, in one
+ * round trip) or an operator's cancellation locks, writing the verdict, and inserting what an invoice run proposes.
+ * The queue and pass run plain statements (`Sql.rows`), the columns named in each: they are hot paths. A locked
+ * proposal maps to `@propline/billing`'s InvoiceProposalRecord (null columns become absent fields); the queue's rows
+ * are encoded as they are read.
  */
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { DraftLine } from "@propline/billing/InvoiceRun"
 import type { InvoiceProposalTable } from "@propline/db/Database"
 import { Effect } from "effect"
-import { type Selectable, sql } from "kysely"
+import { type RawBuilder, type Selectable, sql } from "kysely"
 import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
+import type { LockTarget } from "./BillingScopeRepository.js"
 import { documentColumns } from "./DocumentColumns.js"
 import { insertDocumentLines } from "./DocumentLineRepository.js"
 
@@ -46,6 +47,20 @@ const proposalOf = (organizationId: string, proposalId: string, lock: boolean) =
     return (lock ? query.forUpdate() : query).executeTakeFirst()
   }).pipe(Effect.map((row) => (row === undefined ? undefined : toProposalRecord(row))))
 
+/**
+ * The statement writing a proposal's verdict fields (status, externalReference, reason, timestamps) and, when
+ * given, the invoice it became: {@link ProposalRepository}'s `update`, and the last part of a pass's one write
+ * (`InvoiceRepository.insertFromProposal`).
+ */
+export const verdictUpdate = (proposal: InvoiceProposalRecord, invoiceId?: string): RawBuilder<unknown> =>
+  sql`
+    update invoice_proposals
+    set status = ${proposal.status}, external_reference = ${nullable(proposal.externalReference)},
+        rejection_reason = ${nullable(proposal.rejectionReason)}, passed_at = ${nullable(proposal.passedAt)},
+        rejected_at = ${nullable(proposal.rejectedAt)}, cancelled_at = ${nullable(proposal.cancelledAt)},
+        updated_at = ${proposal.updatedAt}${invoiceId === undefined ? sql`` : sql`, invoice_id = ${invoiceId}`}
+    where id = ${proposal.id}`
+
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
   succeed: {
     /** Proposals `proposed` in the visible contexts, oldest first, after `after`; `limit + 1` rows. */
@@ -67,31 +82,17 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       }),
 
     /**
-     * A proposal of the organization in one of the visible contexts, locked for the rest of the transaction so
-     * concurrent verdicts on it run one after another. Undefined when it doesn't exist or can't be seen.
+     * What a verdict locks with its billing scope (`BillingScopeRepository.scopeLocking`): the proposal by id, so
+     * concurrent verdicts on it run one after another; {@link toRecord} maps the row.
      */
-    lock: (organizationId: string, contextIds: ReadonlyArray<string>, id: string) =>
-      Sql.lockVisible<ProposalColumns>({
-        columns: proposalColumns,
-        from: "invoice_proposals",
-        where: sql<boolean>`id = ${id}`,
-        organizationId,
-        contextIds
-      }).pipe(Effect.map((row) => (row === undefined ? undefined : (withoutNulls(row) as InvoiceProposalRecord)))),
+    lockTarget: (id: string): LockTarget<ProposalColumns> => ({
+      columns: proposalColumns,
+      from: "invoice_proposals",
+      where: sql<boolean>`id = ${id}`
+    }),
 
-    /** Ids of the charges behind a proposal's lines, locked; and whether any of them is already invoiced. */
-    lockCharges: (proposalId: string) =>
-      Sql.rows(
-        sql<{ readonly id: string; readonly invoiceId: string | null }>`
-          select id, invoice_id as "invoiceId" from charges
-          where id in (select charge_id from document_lines where proposal_id = ${proposalId} and charge_id is not null)
-          for update`
-      ).pipe(
-        Effect.map((rows) => ({
-          chargeIds: rows.map((row) => row.id),
-          alreadyInvoiced: rows.some((row) => row.invoiceId !== null)
-        }))
-      ),
+    /** A proposal's row as {@link lockTarget} reads it, as the domain's record (null columns become absent fields). */
+    toRecord: (row: ProposalColumns): InvoiceProposalRecord => withoutNulls(row) as InvoiceProposalRecord,
 
     /** Inserts a proposal an invoice run made, with its lines. */
     insert: (
@@ -149,15 +150,6 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
           ),
 
     /** Writes a proposal's verdict fields (status, externalReference, reason, timestamps, created invoice). */
-    update: (proposal: InvoiceProposalRecord, invoiceId?: string) =>
-      Sql.rows(
-        sql`
-          update invoice_proposals
-          set status = ${proposal.status}, external_reference = ${nullable(proposal.externalReference)},
-              rejection_reason = ${nullable(proposal.rejectionReason)}, passed_at = ${nullable(proposal.passedAt)},
-              rejected_at = ${nullable(proposal.rejectedAt)}, cancelled_at = ${nullable(proposal.cancelledAt)},
-              updated_at = ${proposal.updatedAt}${invoiceId === undefined ? sql`` : sql`, invoice_id = ${invoiceId}`}
-          where id = ${proposal.id}`
-      ).pipe(Effect.asVoid)
+    update: (proposal: InvoiceProposalRecord, invoiceId?: string) => Sql.rows(verdictUpdate(proposal, invoiceId)).pipe(Effect.asVoid)
   }
 }) {}

@@ -1,0 +1,100 @@
+/**
+ * Round trips per billing write (issue 27; docs/performance.md, "What each operation asks of the database"): the
+ * statements pass and report-payment send to the database, counted from the spans `@propline/db` opens for each
+ * statement (`sql.query`) and transaction (`sql.transaction`: its `begin` and `commit`), on PGlite and PostgreSQL.
+ * A change that adds a round trip to one of these paths fails here; one that removes one updates the figures here
+ * and in the documentation.
+ */
+import type { PrincipalShape } from "@propline/contract/Authentication"
+import type * as Db from "@propline/db/Db"
+import * as TestDatabase from "@propline/db/TestDatabase"
+import { Effect, Tracer } from "effect"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BillingService } from "../../src/billing/BillingService.js"
+import * as Fixtures from "../support/Fixtures.js"
+import { start, type TestApp } from "../support/TestApp.js"
+
+/** Runs `effect` with a tracer that also notes each span's name; the round trips it made to the database. */
+const roundTrips = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const names: Array<string> = []
+    const tracer = yield* Effect.tracer
+    const counting = Tracer.make({
+      span: (name, ...rest) => {
+        names.push(name)
+        return tracer.span(name, ...rest)
+      },
+      context: tracer.context
+    })
+    const result = yield* effect.pipe(Effect.withTracer(counting), Effect.withTracerEnabled(true))
+    const count = (name: string) => names.filter((spanName) => spanName === name).length
+    // A transaction is two round trips of its own: `begin` and `commit` (or `rollback`).
+    return { result, statements: count("sql.query") + 2 * count("sql.transaction") }
+  })
+
+describe.each(TestDatabase.kinds())("round trips per billing write on %s", (kind) => {
+  let app: TestApp
+  let org: Fixtures.OrganizationFixture
+  let principal: PrincipalShape
+
+  const billing = <A, E>(use: (service: BillingService) => Effect.Effect<A, E, Db.Db>) =>
+    app.run(roundTrips(Effect.flatMap(BillingService, use)).pipe(Effect.provide(BillingService.Default)))
+
+  /** An invoice reported sent with a total of 1,250,000; its id. */
+  const sentInvoice = async () => {
+    const invoiceId = await app.run(Fixtures.approvedInvoice(org, { externalReference: `ERP-${randomUUID()}` }))
+    await billing((service) =>
+      service.reportSent(principal, invoiceId, {
+        issuedInvoiceNumber: "F-2026-0001",
+        issuedInvoiceDate: "2026-11-20",
+        dueDate: "2026-12-20",
+        issuedTotalGrossMinorUnits: 1_250_000
+      })
+    )
+    return invoiceId
+  }
+
+  beforeAll(async () => {
+    app = await start(kind)
+    org = await app.run(Fixtures.organization({ name: "Round trips" }))
+    principal = {
+      clientId: "round-trips",
+      subject: randomUUID(),
+      organizationId: org.organizationId,
+      roles: ["billing"],
+      contexts: [org.rootId],
+      expiresAt: Math.floor(Fixtures.NOW.getTime() / 1000) + 600
+    }
+  }, 120_000)
+  afterAll(async () => {
+    await app?.dispose()
+  })
+
+  it("pass: 7 (begin, scope with the proposal locked, its charges locked with the reference check, invoice with lines, charges and proposal, events, audit, commit)", async () => {
+    const proposalId = await app.run(Fixtures.proposal(org))
+    const passed = await billing((service) => service.passProposal(principal, proposalId, `ERP-${randomUUID()}`))
+    expect(passed.result.proposal.status).toBe("passed")
+    expect(passed.statements).toBe(7)
+  })
+
+  it("pass refused for a proposal no longer proposed: 3 (begin, scope with the proposal locked, rollback)", async () => {
+    const proposalId = await app.run(Fixtures.proposal(org))
+    await billing((service) => service.passProposal(principal, proposalId, `ERP-${randomUUID()}`))
+    const again = await billing((service) => Effect.either(service.passProposal(principal, proposalId, `ERP-${randomUUID()}`)))
+    expect(again.result._tag).toBe("Left")
+    expect(again.statements).toBe(3)
+  })
+
+  it("report-payment: 7 (begin, scope with the invoice locked, ledger, payment with the invoice, event, audit, commit)", async () => {
+    const invoiceId = await sentInvoice()
+    const command = { paymentId: `P-${randomUUID()}`, amountMinorUnits: 100, paidOn: "2026-11-21", currency: "SEK" as const }
+    const paid = await billing((service) => service.reportPayment(principal, { invoiceId }, command))
+    expect(paid.result.balanceMinorUnits).toBe(1_250_000 - 100)
+    expect(paid.statements).toBe(7)
+
+    const replayed = await billing((service) => service.reportPayment(principal, { invoiceId }, command))
+    expect(replayed.result.balanceMinorUnits).toBe(1_250_000 - 100)
+    expect(replayed.statements).toBe(4)
+  })
+})
