@@ -13,6 +13,8 @@
  *   token's organization and subject, the operator's organization and id, the token endpoint's grantee).
  * - Never a header, a token, a secret, a query string or a body.
  * - `status` 499 is a client that hung up before the answer.
+ * - `reason` says why a request was refused for a cause of the service's own, not the caller's ({@link explain}):
+ *   a 503's `database exhausted: …` or `database unreachable: …` (`platform/Problems`).
  * - With telemetry on (`platform/Telemetry`), the same figures update `http.server.requests` and
  *   `http.server.request.duration`.
  *
@@ -30,6 +32,7 @@ import { currentMetricsEnabled } from "./Telemetry.js"
 interface RequestRecord {
   organizationId: string | undefined
   principalId: string | undefined
+  reason: string | undefined
 }
 
 const currentRecord = FiberRef.unsafeMake<RequestRecord | undefined>(undefined)
@@ -40,6 +43,12 @@ export const identify = (organizationId: string, principalId: string): Effect.Ef
     if (record === undefined) return
     record.organizationId = organizationId
     record.principalId = principalId
+  })
+
+/** Says, in the current request's access-log line, why it was refused (`reason`); nothing outside a request. */
+export const explain = (reason: string): Effect.Effect<void> =>
+  Effect.map(FiberRef.get(currentRecord), (record) => {
+    if (record !== undefined) record.reason = reason
   })
 
 /**
@@ -136,7 +145,7 @@ export const accessLogged = <E, R>(
 ): HttpApp.Default<E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const started = performance.now()
-    const record: RequestRecord = { organizationId: undefined, principalId: undefined }
+    const record: RequestRecord = { organizationId: undefined, principalId: undefined, reason: undefined }
     const parent = fiber.currentContext.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
     const recorder = new RouteRecorder(parent?._tag === "Span" ? parent : undefined)
     return app.pipe(
@@ -152,7 +161,8 @@ export const accessLogged = <E, R>(
           status,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           ...(record.organizationId === undefined ? {} : { organizationId: record.organizationId }),
-          ...(record.principalId === undefined ? {} : { principalId: record.principalId })
+          ...(record.principalId === undefined ? {} : { principalId: record.principalId }),
+          ...(record.reason === undefined ? {} : { reason: record.reason })
         }
         const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
         return fiber.getFiberRef(currentMetricsEnabled)
