@@ -24,6 +24,7 @@ export const databaseConfig = (config: AppConfigShape): Db.DbConfig =>
         _tag: "postgres",
         connectionString: config.databaseUrl,
         maxConnections: config.databasePoolSize,
+        connectionTimeoutMillis: config.databaseConnectionTimeoutMs,
         ...(config.databaseDirectUrl === undefined ? {} : { directConnectionString: config.databaseDirectUrl })
       }
     : { _tag: "pglite", dataDir: path.resolve(config.dataDir, "pglite") }

@@ -11,7 +11,7 @@
  * Each capability's operator pages plug in as one more group here and one more handler layer in the host.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
-import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge } from "./Problem.js"
+import { BadRequest, Conflict, InternalServerError, NotFound, PayloadTooLarge, ServiceUnavailable } from "./Problem.js"
 import { ApplicationsGroup } from "./ApplicationsAdmin.js"
 import { AuditLogGroup } from "./AuditLogAdmin.js"
 import { BillingGroup } from "./BillingAdmin.js"
@@ -48,4 +48,5 @@ export class AdminApi extends HttpApi.make("AdminApi")
   .addError(NotFound)
   .addError(Conflict)
   .addError(PayloadTooLarge)
-  .addError(InternalServerError) {}
+  .addError(InternalServerError)
+  .addError(ServiceUnavailable) {}

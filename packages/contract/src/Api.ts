@@ -12,7 +12,7 @@ import { clean, type JsonObject } from "./internal/openApiClean.js"
 import { OperationalContextsGroup } from "./OperationalContexts.js"
 import { SigningGroup } from "./Signing.js"
 import { signingFilePaths } from "./SigningFiles.js"
-import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, Unauthorized } from "./Problem.js"
+import { BadRequest, Forbidden, InternalServerError, PayloadTooLarge, ServiceUnavailable, Unauthorized } from "./Problem.js"
 
 const description = `
 ERP systems, e-signing services and booking websites connect to one organization through this API. Every request
@@ -103,6 +103,7 @@ export class IntegrationApi extends HttpApi.make("IntegrationApi")
   .addError(Forbidden)
   .addError(PayloadTooLarge)
   .addError(InternalServerError)
+  .addError(ServiceUnavailable)
   .annotateContext(
     OpenApi.annotations({
       title: "Integration API",

@@ -62,12 +62,13 @@ export const identitySchemas: JsonObject = {
       "A refused token request (RFC 6749 5.2): `invalid_request` (400: a malformed form, a repeated parameter, a " +
       "body over the limit), `invalid_client` (401: unknown client, wrong secret or assertion), `invalid_grant` " +
       "(400), `unauthorized_client` (400), `unsupported_grant_type` (400), `invalid_scope` (400: `scope` sent), " +
-      "`slow_down` (429: more than 60 requests per client in any 60 seconds; `Retry-After` says when to retry).",
+      "`slow_down` (429: more than 60 requests per client in any 60 seconds; `Retry-After` says when to retry), " +
+      "`temporarily_unavailable` (503: the database can't be had now; `Retry-After` says when to retry).",
     required: ["error"],
     properties: {
       error: {
         type: "string",
-        enum: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "slow_down", "server_error"]
+        enum: ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "slow_down", "temporarily_unavailable", "server_error"]
       },
       error_description: { type: "string", description: "For people; never parse it." }
     },
@@ -173,7 +174,16 @@ export const identityPaths = (authUrl: string): JsonObject => {
           "429": json("TokenError", "`slow_down`: over 60 token requests for this client in 60 seconds.", {
             ...noStore,
             "Retry-After": { description: "Whole seconds until a request is admitted again.", schema: { type: "integer" } }
-          })
+          }),
+          "503": json(
+            "TokenError",
+            "`temporarily_unavailable`: the service's database gave no connection in time or can't be reached; nothing " +
+              "was issued. Retry after `Retry-After`.",
+            {
+              ...noStore,
+              "Retry-After": { description: "Whole seconds to wait before retrying.", schema: { type: "integer" } }
+            }
+          )
         }
       }
     },

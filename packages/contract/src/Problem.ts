@@ -85,6 +85,21 @@ export class InternalServerError extends Schema.Class<InternalServerError>("Inte
   annotations(500, "The service failed; retry later and quote the X-Request-Id header.")
 ) {}
 
+/**
+ * 503: the service can't take the request now — the database gave no connection in time (every one busy), or could
+ * not be reached. The request changed nothing; retry after the `Retry-After` header's seconds. No `code`: spec 7.3
+ * lists none for this (clients match on the status, as on 500), and `detail` carries the request id.
+ */
+export const SERVICE_UNAVAILABLE_RULE =
+  "The service is temporarily unavailable: its database gave no connection in time (all busy) or could not be " +
+  "reached. Nothing was changed; retry after the number of seconds in the `Retry-After` header. No `code` (the " +
+  "specification lists none for this); `detail` carries the request id to quote."
+
+export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(
+  fields(503),
+  annotations(503, SERVICE_UNAVAILABLE_RULE)
+) {}
+
 const titles = {
   400: "Bad Request",
   401: "Unauthorized",
@@ -93,7 +108,8 @@ const titles = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
-  500: "Internal Server Error"
+  500: "Internal Server Error",
+  503: "Service Unavailable"
 } as const
 
 type Options = { readonly detail?: string; readonly code?: ErrorCodeValue }
@@ -131,7 +147,8 @@ export const problem = {
   conflict: (code: ErrorCodeValue, detail: string) => new Conflict(make(409, { code, detail })),
   payloadTooLarge: (detail: string) => new PayloadTooLarge(make(413, { detail })),
   unsupportedMediaType: (detail: string) => new UnsupportedMediaType(make(415, { detail })),
-  internal: (detail: string) => new InternalServerError(make(500, { detail }))
+  internal: (detail: string) => new InternalServerError(make(500, { detail })),
+  serviceUnavailable: (detail: string) => new ServiceUnavailable(make(503, { detail }))
 }
 
 /** Every problem an operation can answer. */
@@ -144,3 +161,4 @@ export type Problem =
   | PayloadTooLarge
   | UnsupportedMediaType
   | InternalServerError
+  | ServiceUnavailable

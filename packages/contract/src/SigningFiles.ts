@@ -8,7 +8,17 @@
  */
 import * as JSONSchema from "effect/JSONSchema"
 import { Schema } from "effect"
-import { BadRequest, Forbidden, InternalServerError, NOT_FOUND_RULE, NotFound, PayloadTooLarge, UnsupportedMediaType } from "./Problem.js"
+import {
+  BadRequest,
+  Forbidden,
+  InternalServerError,
+  NOT_FOUND_RULE,
+  NotFound,
+  PayloadTooLarge,
+  SERVICE_UNAVAILABLE_RULE,
+  ServiceUnavailable,
+  UnsupportedMediaType
+} from "./Problem.js"
 import { MAX_SIGNED_DOCUMENT_BYTES } from "./Signing.js"
 import { Timestamp } from "./Values.js"
 
@@ -77,6 +87,7 @@ export const signingFilePaths = (): { readonly paths: JsonObject; readonly schem
   const unsupported = ref(UnsupportedMediaType)
   const internal = ref(InternalServerError)
   const failed = problemResponse(internal, "The service failed; retry later and quote the X-Request-Id header.")
+  const unavailable = problemResponse(ref(ServiceUnavailable), SERVICE_UNAVAILABLE_RULE)
   const upload: JsonObject = {
     tags: ["crm"],
     operationId: "crm.uploadSignedDocument",
@@ -111,7 +122,8 @@ export const signingFilePaths = (): { readonly paths: JsonObject; readonly schem
         "`CRM_SIGNED_DOCUMENT_REJECTED`: the body is longer than the declared size; nothing was stored."
       ),
       "415": problemResponse(unsupported, "The body is not sent as `application/pdf`; nothing was stored."),
-      "500": failed
+      "500": failed,
+      "503": unavailable
     }
   }
   const download: JsonObject = {
@@ -131,7 +143,8 @@ export const signingFilePaths = (): { readonly paths: JsonObject; readonly schem
       },
       "403": problemResponse(forbidden, "The address is not one this host signed, or it has expired."),
       "404": problemResponse(notFound, `${NOT_FOUND_RULE} Here: the document is no longer stored.`),
-      "500": failed
+      "500": failed,
+      "503": unavailable
     }
   }
   return {

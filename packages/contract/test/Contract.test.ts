@@ -115,9 +115,9 @@ describe("openApiDocument", () => {
     const redeem = operation("/v1/integrations/connection-references/redeem")
     const ready = operation("/v1/integrations/configurations/{configurationId}/ready")
     const failed = operation("/v1/integrations/configurations/{configurationId}/failed")
-    expect(Object.keys(redeem.responses).sort()).toEqual(["201", "400", "401", "403", "413", "500"])
-    expect(Object.keys(ready.responses).sort()).toEqual(["201", "400", "401", "403", "404", "409", "413", "500"])
-    expect(Object.keys(failed.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413", "500"])
+    expect(Object.keys(redeem.responses).sort()).toEqual(["201", "400", "401", "403", "413", "500", "503"])
+    expect(Object.keys(ready.responses).sort()).toEqual(["201", "400", "401", "403", "404", "409", "413", "500", "503"])
+    expect(Object.keys(failed.responses).sort()).toEqual(["201", "400", "401", "403", "404", "413", "500", "503"])
     expect(redeem.description).toContain("INTEGRATIONS_CONNECTION_REFERENCE_INVALID")
     for (const code of [
       "INTEGRATIONS_CONFIGURATION_INVALID",
@@ -145,13 +145,13 @@ describe("openApiDocument", () => {
     expect(upload.security).toEqual([])
     expect(download.security).toEqual([])
     expect(upload.requestBody).toEqual({ $ref: "#/components/requestBodies/UploadSignedDocumentRequest" })
-    expect(Object.keys(upload.responses).sort()).toEqual(["201", "400", "403", "404", "413", "415", "500"])
+    expect(Object.keys(upload.responses).sort()).toEqual(["201", "400", "403", "404", "413", "415", "500", "503"])
     expect(upload.responses["201"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/SignedDocumentStored" })
-    for (const status of ["400", "403", "404", "413", "415", "500"]) {
+    for (const status of ["400", "403", "404", "413", "415", "500", "503"]) {
       expect(Object.keys(upload.responses[status]?.content ?? {})).toEqual(["application/problem+json"])
     }
     expect(upload.description).toContain("403 (the address) → 415 (the media type)")
-    expect(Object.keys(download.responses).sort()).toEqual(["200", "403", "404", "500"])
+    expect(Object.keys(download.responses).sort()).toEqual(["200", "403", "404", "500", "503"])
     expect(Object.keys(download.responses["200"]?.content ?? {})).toEqual(["application/pdf"])
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(["SignedDocumentStored", "UnsupportedMediaType"])
@@ -205,7 +205,7 @@ describe("openApiDocument for generators (issue 24)", () => {
     expect(Object.keys(token.post.requestBody.$ref ? document.components.requestBodies.TokenRequest.content : {})).toEqual([
       "application/x-www-form-urlencoded"
     ])
-    expect(Object.keys(token.post.responses).sort()).toEqual(["200", "400", "401", "429"])
+    expect(Object.keys(token.post.responses).sort()).toEqual(["200", "400", "401", "429", "503"])
     expect(document.paths["/.well-known/jwks.json"].servers[0].url).toBe("https://auth.example.test")
   })
 
@@ -245,6 +245,20 @@ describe("openApiDocument for generators (issue 24)", () => {
         expect(response.headers, operation.operationId).toMatchObject({ "X-Request-Id": { $ref: "#/components/headers/RequestId" } })
       }
     }
+  })
+
+  it("answers 503 (the database unavailable) on every operation of the API host, with Retry-After", () => {
+    const served = operations.filter((operation) => operation.operationId !== "health.readyz" && operation.tags?.[0] !== "identity" && operation.tags?.[0] !== "Operations")
+    expect(served.length).toBeGreaterThan(20)
+    for (const operation of served) {
+      const unavailable = operation.responses["503"]
+      expect(unavailable?.headers, operation.operationId).toMatchObject({ "Retry-After": { $ref: "#/components/headers/RetryAfter" } })
+      expect(unavailable.description, operation.operationId).toContain("temporarily unavailable")
+    }
+    expect(document.components.headers.RetryAfter.schema).toEqual({ type: "integer", minimum: 1 })
+    expect(document.components.schemas.ServiceUnavailable.properties.status).toMatchObject({ enum: [503] })
+    // The probe's 503 is its own body (not ready, draining), without Retry-After.
+    expect(document.paths["/readyz"].get.responses["503"].headers).not.toHaveProperty("Retry-After")
   })
 
   it("names every request body and gives an example with every request and response", () => {

@@ -30,6 +30,13 @@ export type DbConfig =
       readonly connectionString: string
       readonly maxConnections?: number
       /**
+       * How long a statement waits for a connection, in ms (default {@link DEFAULT_CONNECTION_TIMEOUT_MS}): for one of
+       * the pool to come free when all `maxConnections` are busy, or for a new one to be made. Past it the statement
+       * fails with pg-pool's timeout, which `DatabaseUnavailable.databaseUnavailable` names `exhausted` (the API
+       * answers 503, issue 23) rather than waiting without end.
+       */
+      readonly connectionTimeoutMillis?: number
+      /**
        * Where the migrations run, when not through `connectionString`: PostgreSQL itself while `connectionString`
        * names a pooler in transaction mode (PgBouncer), so the schema changes take one server session of their own.
        */
@@ -269,12 +276,16 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser
 }
 
+/** How long a statement waits for a PostgreSQL connection unless the config says otherwise, in ms. */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000
+
 /** Opens the kysely instance for a config; `destroy()` closes it. */
 export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> => {
   if (config._tag === "postgres") {
     const pool = new pg.Pool({
       connectionString: config.connectionString,
       max: config.maxConnections ?? 10,
+      connectionTimeoutMillis: config.connectionTimeoutMillis ?? DEFAULT_CONNECTION_TIMEOUT_MS,
       types: pgTypes
     })
     // An idle client's error (a restarted server) must not crash the process; the next query reconnects.

@@ -34,6 +34,7 @@ import { availableParallelism, cpus, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { benchServerUrl, intFrom } from "./internal/BenchEnv.js"
 import { writeResultsSection, WEBHOOKS_MARKERS } from "./internal/ResultsSection.js"
 import { startWebhookReceiver, type WebhookReceiver } from "./WebhookReceiver.js"
 import { type DemoOperator, ensureSubscription } from "./WebhookSubscription.js"
@@ -44,15 +45,8 @@ const BASELINE_ENTRY = join(HERE, "internal/WebhookBaseline.js")
 const RESULTS_JSON = join(REPO_ROOT, "tooling/scripts/bench-webhooks-results.json")
 const PERFORMANCE_PAGE = join(REPO_ROOT, "docs/performance.md")
 
-const intFrom = (name: string, fallback: number, min: number, max: number): number => {
-  const raw = process.env[name]
-  const value = raw === undefined || raw === "" ? fallback : Number(raw)
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`)
-  return value
-}
-
 const settings = {
-  serverUrl: process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  serverUrl: benchServerUrl(),
   backlog: intFrom("BENCH_WEBHOOK_BACKLOG", 100_000, 100, 1_000_000),
   rate: intFrom("BENCH_WEBHOOK_RATE", 50, 1, 1000),
   seconds: intFrom("BENCH_WEBHOOK_SECONDS", 20, 1, 300),

@@ -7,7 +7,8 @@
  *   `{ access_token, token_type: "Bearer", expires_in: 600 }`. Refusal: the domain's status and
  *   `{ error, error_description }`; a 401 after HTTP Basic carries `WWW-Authenticate: Basic realm="<authUrl>",
  *   error="invalid_client"` (after client_secret_post it carries none: RFC 6749 5.2 requires it only when the client
- *   used the Authorization header); `slow_down` (429) carries `Retry-After` in whole seconds. Every response of this
+ *   used the Authorization header); `slow_down` (429) carries `Retry-After` in whole seconds. A database that can't be
+ *   had (`platform/Unavailable`) is 503 `temporarily_unavailable` with `Retry-After`. Every response of this
  *   path, including 405 and 500, carries `Cache-Control: no-store` and `Pragma: no-cache`. Another method: 405 with
  *   `Allow: POST` and an `invalid_request` body. A body over {@link MAX_TOKEN_REQUEST_BYTES} bytes, one that is not
  *   UTF-8, or one the client aborted: 400 `invalid_request`; the body is never buffered beyond the limit (a larger
@@ -54,6 +55,7 @@ import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
 import { readBoundedBody } from "../platform/RequestBody.js"
 import { requestId } from "../platform/RequestId.js"
+import { unavailable, unavailableIn } from "../platform/Unavailable.js"
 import { AccessTokenVerificationLive, AccessTokenVerifier } from "./AccessTokenVerifier.js"
 import type { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
@@ -81,6 +83,18 @@ const problem = (status: number, title: string, headers: Record<string, string> 
     { type: "about:blank", title, status },
     { status, contentType: "application/problem+json", headers }
   )
+
+/**
+ * When `cause` says the database could not be had: the answer `respond` makes (503, `Retry-After`), the request's
+ * access-log line saying why (`platform/Unavailable`); `undefined` otherwise.
+ */
+const databaseUnavailableAnswer = (
+  cause: Cause.Cause<unknown>,
+  respond: (retryAfterSeconds: number) => HttpServerResponse.HttpServerResponse
+) => {
+  const why = unavailableIn(cause)
+  return why === undefined ? undefined : Effect.map(unavailable(why), ({ retryAfterSeconds }) => respond(retryAfterSeconds))
+}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 
@@ -139,7 +153,17 @@ const tokenEndpoint = Effect.gen(function* () {
     // A client that hung up interrupts the fiber: nothing to answer, nothing to log as a failure.
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.logError("token endpoint failed", cause).pipe(
+      : databaseUnavailableAnswer(cause, (retryAfterSeconds) =>
+          tokenJson(
+            {
+              error: "temporarily_unavailable",
+              error_description: `The server can't handle the request now; retry in ${retryAfterSeconds} s.`
+            },
+            503,
+            { "retry-after": String(retryAfterSeconds) }
+          )
+        ) ??
+        Effect.logError("token endpoint failed", cause).pipe(
           Effect.as(
             tokenJson({ error: "server_error", error_description: "The server could not handle the request." }, 500)
           )
@@ -228,7 +252,8 @@ const routed = Effect.flatMap(
 )
 
 /**
- * The identity host as an `HttpApp`: {@link IdentityRouter} with 404 and 500 answered as problem details, and
+ * The identity host as an `HttpApp`: {@link IdentityRouter} with 404, 500 and 503 (the database unavailable, with
+ * `Retry-After`) answered as problem details, and
  * `X-Request-Id` on every response (the API host's `requestId` middleware, so both hosts keep the same ids).
  * Fails only by interruption (the client hung up).
  */
@@ -240,7 +265,9 @@ export const IdentityHttpApp: HttpApp.Default<
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.logError("identity host request failed", cause).pipe(Effect.as(problem(500, "Internal Server Error")))
+      : (databaseUnavailableAnswer(cause, (retryAfterSeconds) =>
+          problem(503, "Service Unavailable", { "retry-after": String(retryAfterSeconds) })
+        ) ?? Effect.logError("identity host request failed", cause).pipe(Effect.as(problem(500, "Internal Server Error"))))
   ),
   requestId
 )

@@ -15,12 +15,14 @@
  * | DATABASE_URL  | (unset: embedded PGlite)          | PostgreSQL connection string                         |
  * | DATABASE_DIRECT_URL | (unset: DATABASE_URL)       | PostgreSQL itself for the migrations, when DATABASE_URL is a pooler (PgBouncer) |
  * | DATABASE_POOL_SIZE | 10                         | PostgreSQL connections this process opens at most     |
+ * | DATABASE_CONNECTION_TIMEOUT_SECONDS | 10        | longest wait for a connection; past it the request is 503 |
  * | DATA_DIR      | .data                             | PGlite files and demo-credentials.json               |
  * | DEMO_DATA     | true                              | seed the demo organization into an empty database    |
  * | HOST          | 127.0.0.1                         | the interface every listener binds (loopback only)   |
  * | TRUSTED_PROXIES | (none)                          | proxies whose X-Forwarded-For names the client       |
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Option } from "effect"
+import { DEFAULT_CONNECTION_TIMEOUT_MS } from "@propline/db/Db"
 import { trustedProxies } from "./ClientAddress.js"
 
 /**
@@ -63,6 +65,11 @@ export interface AppConfigShape {
    * must stay below the server's `max_connections`, or behind a pooler (docs/operations.md, "Many instances").
    */
   readonly databasePoolSize: number
+  /**
+   * How long a statement waits for a PostgreSQL connection, in ms (a pooled one to come free, or a new one to be made;
+   * 0.1 to 300 s, default 10 s): past it the request is answered 503 with `Retry-After` (`platform/Unavailable`).
+   */
+  readonly databaseConnectionTimeoutMs: number
   readonly dataDir: string
   readonly demoData: boolean
   /** The interface every listener binds. */
@@ -92,6 +99,10 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         Config.withDefault(10),
         Config.validate({ message: "Expected an integer from 1 to 1000", validation: (size) => size >= 1 && size <= 1000 })
       )
+      const databaseConnectionTimeoutSeconds = yield* Config.number("DATABASE_CONNECTION_TIMEOUT_SECONDS").pipe(
+        Config.withDefault(DEFAULT_CONNECTION_TIMEOUT_MS / 1000),
+        Config.validate({ message: "Expected a number of seconds from 0.1 to 300", validation: (s) => s >= 0.1 && s <= 300 })
+      )
       const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
       const demoData = yield* Config.boolean("DEMO_DATA").pipe(Config.withDefault(true))
       const host = yield* Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
@@ -115,6 +126,7 @@ export class AppConfig extends Context.Tag("@propline/api/AppConfig")<AppConfig,
         databaseUrl: Option.getOrUndefined(databaseUrl),
         databaseDirectUrl: Option.getOrUndefined(databaseDirectUrl),
         databasePoolSize,
+        databaseConnectionTimeoutMs: Math.round(databaseConnectionTimeoutSeconds * 1000),
         dataDir,
         demoData,
         host,
@@ -141,6 +153,7 @@ export const make = (input: {
   readonly databaseUrl?: string | undefined
   readonly databaseDirectUrl?: string | undefined
   readonly databasePoolSize?: number
+  readonly databaseConnectionTimeoutMs?: number
   readonly dataDir?: string
   readonly demoData?: boolean
   readonly host?: string
@@ -162,6 +175,7 @@ export const make = (input: {
     databaseUrl: input.databaseUrl === "" ? undefined : input.databaseUrl,
     databaseDirectUrl: input.databaseDirectUrl === "" ? undefined : input.databaseDirectUrl,
     databasePoolSize: input.databasePoolSize ?? 10,
+    databaseConnectionTimeoutMs: input.databaseConnectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
     dataDir: input.dataDir ?? ".data",
     demoData: input.demoData ?? true,
     host: input.host ?? DEFAULT_HOST,

@@ -1,8 +1,10 @@
 /**
  * Problem details for everything the API host answers (spec 2.3, 7.1; decisions 4): domain refusals, missing
  * records and roles, and — as an HttpApi-level middleware — every malformed input the platform rejects before a
- * handler runs (schema decode failures, bodies that aren't JSON, unknown routes). Anything else unexpected is a
- * 500 problem carrying the request id, and is logged; nothing a client sends reaches that branch.
+ * handler runs (schema decode failures, bodies that aren't JSON, unknown routes). A database that can't be had (no
+ * pooled connection in time, or unreachable: `@propline/db/DatabaseUnavailable`) is a 503 problem with `Retry-After`
+ * (`platform/Unavailable`). Anything else unexpected is a 500 problem carrying the request id, and is logged; nothing a
+ * client sends reaches that branch.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiError from "@effect/platform/HttpApiError"
@@ -12,10 +14,12 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import { IntegrationApi } from "@propline/contract/Api"
 import { type BadRequest, type Conflict, type NotFound, problem } from "@propline/contract/Problem"
 import { readableIssues } from "@propline/contract/ValidationIssues"
+import { databaseUnavailable } from "@propline/db/DatabaseUnavailable"
 import type { RefusalShape } from "@propline/refusal/Refusal"
 import { Cause, Effect, Option } from "effect"
 import { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
+import { unavailable, unavailableIn } from "./Unavailable.js"
 import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
 
 /**
@@ -61,8 +65,8 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 /**
  * The HttpApi-level middleware of both HttpApis (the API host's and the admin host's): the request's body is read
  * by {@link withCheckedBody} (bounded, strict UTF-8); platform decode failures become VALIDATION_FAILED with JSON
- * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a defect
- * is a 500 problem.
+ * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a database
+ * that can't be had is a 503 problem ({@link unavailable}); any other defect is a 500 problem.
  */
 export const withProblemDetails = (app: HttpApp.Default) =>
   Effect.gen(function* () {
@@ -80,6 +84,8 @@ export const withProblemDetails = (app: HttpApp.Default) =>
           if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
             return Effect.fail(problem.notFound(`No operation ${request.method} ${request.url.split("?")[0]}.`))
           }
+          const why = databaseUnavailable(error)
+          if (why !== undefined) return Effect.flatMap(unavailable(why), ({ detail }) => Effect.fail(problem.serviceUnavailable(detail)))
           return Effect.failCause(cause)
         }
         const defect = Cause.dieOption(cause)
@@ -88,6 +94,10 @@ export const withProblemDetails = (app: HttpApp.Default) =>
           return Effect.fail(problem.validationFailed([{ path: "", message: "The body is not valid JSON." }]))
         }
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+        const why = unavailableIn(cause)
+        if (why !== undefined) {
+          return Effect.flatMap(unavailable(why), ({ detail }) => Effect.fail(problem.serviceUnavailable(detail)))
+        }
         return Effect.flatMap(currentRequestId, (requestId) =>
           Effect.zipRight(
             Effect.logError("unexpected failure", cause),

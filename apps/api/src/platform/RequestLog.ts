@@ -13,6 +13,8 @@
  *   token's organization and subject, the operator's organization and id, the token endpoint's grantee).
  * - Never a header, a token, a secret, a query string or a body.
  * - `status` 499 is a client that hung up before the answer.
+ * - `reason` says why a request was refused for a cause of the service's own, not the caller's ({@link explain}):
+ *   a 503's `database exhausted: …` or `database unreachable: …` (`platform/Problems`).
  * - With telemetry on (`platform/Telemetry`), the same figures update `http.server.requests` and
  *   `http.server.request.duration`.
  *
@@ -39,6 +41,7 @@ export interface RequestState {
   readonly id: string
   organizationId: string | undefined
   principalId: string | undefined
+  reason: string | undefined
 }
 
 /**
@@ -58,6 +61,13 @@ export const identify = (organizationId: string, principalId: string): Effect.Ef
     if (state === undefined) return
     state.organizationId = organizationId
     state.principalId = principalId
+  })
+
+/** Says, in the current request's access-log line, why it was refused (`reason`); nothing outside a request. */
+export const explain = (reason: string): Effect.Effect<void> =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    const state = requestStateOf(context)
+    if (state !== undefined) state.reason = reason
   })
 
 /**
@@ -157,7 +167,7 @@ export const accessLogged = <E, R>(
 ): HttpApp.Default<E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const started = performance.now()
-    const state: RequestState = { id, organizationId: undefined, principalId: undefined }
+    const state: RequestState = { id, organizationId: undefined, principalId: undefined, reason: undefined }
     const context = fiber.currentContext
     const parent = context.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
     const recorder = new RouteRecorder(parent?._tag === "Span" ? parent : undefined)
@@ -177,7 +187,8 @@ export const accessLogged = <E, R>(
         status,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         ...(state.organizationId === undefined ? {} : { organizationId: state.organizationId }),
-        ...(state.principalId === undefined ? {} : { principalId: state.principalId })
+        ...(state.principalId === undefined ? {} : { principalId: state.principalId }),
+        ...(state.reason === undefined ? {} : { reason: state.reason })
       }
       const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
       return fiber.getFiberRef(currentMetricsEnabled)

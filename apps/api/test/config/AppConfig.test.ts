@@ -27,6 +27,7 @@ describe("AppConfig.fromEnv", () => {
         databaseUrl: undefined,
         databaseDirectUrl: undefined,
         databasePoolSize: 10,
+        databaseConnectionTimeoutMs: 10_000,
         dataDir: ".data",
         demoData: true,
         host: "127.0.0.1",
@@ -44,6 +45,15 @@ describe("AppConfig.fromEnv", () => {
       })
       expect((yield* read({ DATABASE_POOL_SIZE: "4" })).databasePoolSize).toBe(4)
       for (const size of ["0", "1001", "four"]) expect(yield* Effect.exit(read({ DATABASE_POOL_SIZE: size }))).toMatchObject({ _tag: "Failure" })
+    })
+  )
+
+  it.effect("reads DATABASE_CONNECTION_TIMEOUT_SECONDS (0.1 to 300) as the wait for a connection in ms", () =>
+    Effect.gen(function* () {
+      expect((yield* read({ DATABASE_CONNECTION_TIMEOUT_SECONDS: "2.5" })).databaseConnectionTimeoutMs).toBe(2500)
+      for (const seconds of ["0", "0.05", "301", "soon"]) {
+        expect(yield* Effect.exit(read({ DATABASE_CONNECTION_TIMEOUT_SECONDS: seconds }))).toMatchObject({ _tag: "Failure" })
+      }
     })
   )
 

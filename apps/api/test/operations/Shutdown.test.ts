@@ -53,7 +53,9 @@ describe.runIf(TestDatabase.kinds().includes("postgres"))("SIGTERM during 20 in-
       child = await startChild({
         DATABASE_URL: connectionString,
         KEY_ENCRYPTION_KEYS: `shutdown:${randomBytes(32).toString("base64url")}`,
-        SHUTDOWN_GRACE_SECONDS: "60"
+        SHUTDOWN_GRACE_SECONDS: "60",
+        // The 10 writes past the pool wait for a connection until the test lets the locks go (not 503 after 10 s).
+        DATABASE_CONNECTION_TIMEOUT_SECONDS: "120"
       })
       const bearer = await token(child.authUrl, client.clientId, client.secret)
 

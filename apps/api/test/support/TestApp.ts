@@ -64,9 +64,28 @@ export const start = async (
     readonly trustedProxies?: ReadonlyArray<string>
     /** The process's logger (`platform/Logging.layer`); Effect's default logger otherwise. */
     readonly logger?: Layer.Layer<never>
+    /** On PostgreSQL: the pool's size and wait for a connection, and the URL it connects through (a proxy). */
+    readonly pool?: {
+      readonly maxConnections?: number
+      readonly connectionTimeoutMillis?: number
+      readonly through?: (connectionString: string) => string
+    }
   } = {}
 ): Promise<TestApp> => {
-  const database = await TestDatabase.create(kind)
+  const created = await TestDatabase.create(kind)
+  const { pool } = options
+  const database: TestDatabase.TestDatabase =
+    pool === undefined || created.config._tag !== "postgres"
+      ? created
+      : {
+          ...created,
+          config: {
+            ...created.config,
+            connectionString: pool.through?.(created.config.connectionString) ?? created.config.connectionString,
+            ...(pool.maxConnections === undefined ? {} : { maxConnections: pool.maxConnections }),
+            ...(pool.connectionTimeoutMillis === undefined ? {} : { connectionTimeoutMillis: pool.connectionTimeoutMillis })
+          }
+        }
   const filesRoot = options.storage === undefined ? await mkdtemp(path.join(tmpdir(), "propline-files-")) : undefined
   const storage = options.storage ?? { _tag: "local-disk" as const, root: filesRoot ?? "" }
   for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,7 @@
  * - each operation's problems narrowed to the codes it can answer ({@link operationCodes}: the codes its description
  *   names, by the status written before them, and `VALIDATION_FAILED` on every 400), as named schemas
  *   (`<operationId>.BadRequest`, `.Conflict`, `.NotFound`);
- * - `X-Request-Id` on every request (optional) and every response;
+ * - `X-Request-Id` on every request (optional) and every response, `Retry-After` on every 503 problem;
  * - request bodies as named components (`components.requestBodies`, named after their schema);
  * - an example on every request body and response ({@link exampleOf}: an example or enum value the schema gives,
  *   else one built from its type, format and bounds);
@@ -118,6 +118,17 @@ const REQUEST_ID_HEADER = {
   example: "erp-run-2026-11-26-0001"
 }
 
+const RETRY_AFTER_HEADER = {
+  description: "Whole seconds to wait before sending the request again (RFC 9110 10.2.3).",
+  required: true,
+  schema: { type: "integer", minimum: 1 },
+  example: 1
+}
+
+/** A 503 answered as a problem (the database unavailable, `Problem.ServiceUnavailable`), not a probe's 503. */
+const isUnavailableProblem = (status: string, response: JsonObject): boolean =>
+  status === "503" && isObject(response["content"]) && response["content"]["application/problem+json"] !== undefined
+
 /**
  * Descriptions of parameters whose schema's description the generator loses (a description annotation on a filtered
  * string is replaced by the filter's).
@@ -147,7 +158,11 @@ const withRequestId = (operation: JsonObject): JsonObject => {
     const record = response as JsonObject
     responses[status] = {
       ...record,
-      headers: { ...(record["headers"] as JsonObject | undefined), "X-Request-Id": { $ref: "#/components/headers/RequestId" } }
+      headers: {
+        ...(record["headers"] as JsonObject | undefined),
+        "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+        ...(isUnavailableProblem(status, record) ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : {})
+      }
     }
   }
   return { ...operation, parameters, responses }
@@ -418,7 +433,7 @@ export const polish = (spec: JsonObject): JsonObject => {
       schemas,
       requestBodies,
       parameters: { ...(components["parameters"] as JsonObject | undefined), RequestId: REQUEST_ID_PARAMETER },
-      headers: { ...(components["headers"] as JsonObject | undefined), RequestId: REQUEST_ID_HEADER }
+      headers: { ...(components["headers"] as JsonObject | undefined), RequestId: REQUEST_ID_HEADER, RetryAfter: RETRY_AFTER_HEADER }
     }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Writes the last benchmark's table into `docs/performance.md`, between two marker comments, so the figures there
- * always come from `pnpm bench` (and `pnpm bench:webhooks`, between its own markers) and never from hand editing.
+ * always come from `pnpm bench` (and `pnpm bench:webhooks` and `pnpm bench:queues`, between their own markers) and never from hand editing.
  */
 import { readFile, writeFile } from "node:fs/promises"
 
@@ -20,6 +20,12 @@ export const BENCH_MARKERS: Markers = { start: START_MARKER, end: END_MARKER }
 export const WEBHOOKS_MARKERS: Markers = {
   start: "<!-- bench:webhooks:start (written by pnpm bench:webhooks; do not edit by hand) -->",
   end: "<!-- bench:webhooks:end -->"
+}
+
+/** `pnpm bench:queues`'s section (pg-boss against graphile-worker). */
+export const QUEUES_MARKERS: Markers = {
+  start: "<!-- bench:queues:start (written by pnpm bench:queues; do not edit by hand) -->",
+  end: "<!-- bench:queues:end -->"
 }
 
 /** `page` with the text between the markers replaced by `content`; throws unless both markers occur once, in order. */
