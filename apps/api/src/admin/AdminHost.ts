@@ -117,7 +117,8 @@ const AdminServices = Layer.mergeAll(
 /** The admin HttpApi with its handlers, middleware and problem mapping; outputs what `httpApp` needs. */
 const AdminApiLive = Layer.mergeAll(
   HttpApiBuilder.api(AdminApi).pipe(Layer.provide(AdminGroups)),
-  HttpApiBuilder.middleware(AdminApi, withProblemDetails, { withContext: true }),
+  // Without `withContext`, as the API host's (`platform/Problems`): it needs nothing of the layer's context.
+  HttpApiBuilder.middleware(AdminApi, withProblemDetails),
   HttpApiBuilder.Router.Live,
   HttpApiBuilder.Middleware.layer
 ).pipe(Layer.provide([OperatorAuthenticationLive, CsrfProtectionLive, JsonPayloadLive]))

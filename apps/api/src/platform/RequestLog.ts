@@ -195,5 +195,9 @@ export const accessLogged = <E, R>(
         ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
         : logged
     })
-    return Effect.locally(answered, FiberRef.currentContext, requestContext)
+    // Set, not `Effect.locally`: the request's fiber ends with the request, and the HTTP platform runs every request
+    // inside its own `Effect.locally` of the Context (`HttpApp.toHandled` provides the request's Scope around the
+    // whole app and its middleware), which restores the Context without this state after the response. A restore
+    // here would be a second copy of the fiber's FiberRefs per request for nothing.
+    return Effect.zipRight(FiberRef.set(FiberRef.currentContext, requestContext), answered)
   })
