@@ -2,15 +2,19 @@
  * The peer's `/v1` routes (see `PeerServer.ts`), a Fastify plugin: the billing and booking hot paths as a
  * conventional Fastify + kysely server writes them. Reads the benchmark compares byte for byte with the product
  * (the billing scope, the send-queue page, the booking resource) run the shared statement texts through kysely
- * (`CompiledQuery.raw`, rows through the CamelCasePlugin); the writes of pass and report-payment are kysely's query
- * builder, statement by statement in the API's order, inside `db.transaction()`. Answers go through Fastify's
- * response schemas (fast-json-stringify); bodies, paths and query strings are validated by its JSON schemas.
+ * (`CompiledQuery.raw`, rows through the CamelCasePlugin); the writes of pass and report-payment run the product's
+ * statements in its order inside `db.transaction()`: the scope with the row locked as the shared text
+ * (`scopeLockingStatement`), the rest with kysely's query builder (`sql` fragments where it has no builder: `array(…)`,
+ * literal columns of a `union all`). Answers go through Fastify's response schemas (fast-json-stringify); bodies,
+ * paths and query strings are validated by its JSON schemas.
  *
  * - `GET /billing/send-queue?limit&cursor`: the scope, then the page; `{ items, nextCursor }`.
- * - `POST /billing/invoice-proposals/:proposalId/pass` `{externalReference}`: scope, proposal locked, charges
- *   locked, externalReference check, invoice, lines, charges, proposal, three events, audit; 201 `{proposal, invoice}`.
- * - `POST /billing/invoices/:invoiceId/report-payment` `{paymentId, amountMinorUnits, paidOn, currency}`: scope,
- *   invoice locked, payments and write-offs read, payment, invoice, event, audit; 200 with the invoice.
+ * - `POST /billing/invoice-proposals/:proposalId/pass` `{externalReference}`: scope with the proposal locked, charges
+ *   locked with the externalReference check, invoice + lines + charges + proposal (one statement), three events,
+ *   audit; 201 `{proposal, invoice}`.
+ * - `POST /billing/invoices/:invoiceId/report-payment` `{paymentId, amountMinorUnits, paidOn, currency}`: scope with
+ *   the invoice locked, the ledger (payments and write-offs) in one read, payment + invoice (one statement), event,
+ *   audit; 200 with the invoice.
  * - `GET /booking/resources/:resourceId/availability?from&to&durationMinutes` and `POST /booking/booking-requests/preview`.
  */
 import { randomUUID } from "node:crypto"
@@ -20,8 +24,16 @@ import { checkBooking } from "@propline/booking/BookingCheck"
 import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource } from "@propline/booking/Resource"
 import type { FastifyPluginAsync, FastifyReply } from "fastify"
-import { CompiledQuery, type Kysely, type Transaction } from "kysely"
-import { scopeStatement, sendQueueCursor, sendQueueSql } from "../internal/BaselineBilling.js"
+import { CompiledQuery, type Kysely, type Selectable, sql, type Transaction } from "kysely"
+import {
+  LOCKED_INVOICE,
+  LOCKED_PROPOSAL,
+  type LockedRow,
+  scopeLockingStatement,
+  scopeStatement,
+  sendQueueCursor,
+  sendQueueSql
+} from "../internal/BaselineBilling.js"
 import { LIVE_BOOKINGS_SQL, OFFERED_ADD_ONS_SQL, SELLABLE_RESOURCE_SQL } from "../internal/BookingStatements.js"
 
 /** What a verified access token says. */
@@ -122,6 +134,20 @@ interface Scope {
 
 type Db = Kysely<Database> | Transaction<Database>
 
+type ProposalRow = Selectable<Database["invoiceProposals"]>
+
+/** The columns a pass copies from a proposal's lines onto its invoice's. */
+const copiedLineColumns = [
+  "chargeId",
+  "position",
+  "description",
+  "netMinorUnits",
+  "vatRateBasisPoints",
+  "vatMinorUnits",
+  "grossMinorUnits"
+] as const
+type InvoiceRow = Selectable<Database["invoices"]>
+
 /** The events of a write, in its transaction (one insert). */
 const appendEvents = (trx: Transaction<Database>, organizationId: string, events: ReadonlyArray<{ readonly _tag: string }>, at: Date) =>
   trx
@@ -173,6 +199,33 @@ export const peerRoutes =
           ])
         )
       ).rows[0]
+
+    /**
+     * The billing scope and, in the same statement, the `target` row locked `for update` if it lies in a visible
+     * context (the API's `scopeLocking`, its shared text: a recursive CTE and a locking CTE left-joined to the
+     * scope, which kysely's builder can't write as one select).
+     */
+    const scopeLocking = async <Row extends { readonly id: string }>(
+      trx: Transaction<Database>,
+      principal: Principal,
+      target: LockedRow,
+      id: string
+    ): Promise<{ readonly declaredGates: Array<string> | null; readonly row: Row | undefined }> => {
+      const found = (
+        await trx.executeQuery<Scope & { readonly id: string | null }>(
+          CompiledQuery.raw(scopeLockingStatement(principal.contextIds.length, target), [
+            principal.organizationId,
+            ...principal.contextIds,
+            id,
+            principal.organizationId,
+            principal.organizationId
+          ])
+        )
+      ).rows[0]
+      if (found === undefined) return { declaredGates: null, row: undefined }
+      const { declaredGates, contextIds: _contextIds, ...row } = found
+      return { declaredGates, row: row.id === null ? undefined : (row as unknown as Row) }
+    }
 
     app.get<{ Querystring: { limit: number; cursor?: string } }>(
       "/billing/send-queue",
@@ -240,127 +293,101 @@ export const peerRoutes =
         const principal = request.principal
         const organizationId = principal.organizationId
         const outcome = await db.transaction().execute(async (trx) => {
-          const found = await scope(trx, principal)
-          if (found === undefined || found.declaredGates === null || !found.declaredGates.includes("verification")) {
+          const { declaredGates, row: proposal } = await scopeLocking<ProposalRow>(trx, principal, LOCKED_PROPOSAL, proposalId)
+          if (declaredGates === null || !declaredGates.includes("verification")) {
             return { status: 409, code: "integration_not_ready" } as const
           }
-          if (found.contextIds.length === 0) return { status: 404, code: "not_found" } as const
-          const proposal = await trx
-            .selectFrom("invoiceProposals")
-            .selectAll()
-            .where("id", "=", proposalId)
-            .where("organizationId", "=", organizationId)
-            .where("operationalContextId", "in", found.contextIds)
-            .forUpdate()
-            .executeTakeFirst()
           if (proposal === undefined) return { status: 404, code: "not_found" } as const
           if (proposal.status !== "proposed" || proposal.invoiceNumber === null) {
             return { status: 409, code: "proposal_not_proposed" } as const
           }
-          const charges = await trx
-            .selectFrom("charges")
-            .select(["id", "invoiceId"])
-            .where("id", "in", (qb) =>
-              qb.selectFrom("documentLines").select("chargeId").where("proposalId", "=", proposalId).where("chargeId", "is not", null)
+          const facts = await trx
+            .with("charged", (db) =>
+              db
+                .selectFrom("charges")
+                .select(["id", "invoiceId"])
+                .where("id", "in", (qb) =>
+                  qb.selectFrom("documentLines").select("chargeId").where("proposalId", "=", proposalId).where("chargeId", "is not", null)
+                )
+                .forUpdate()
             )
-            .forUpdate()
-            .execute()
-          const taken = await trx
-            .selectFrom("invoices")
-            .select("id")
-            .where("organizationId", "=", organizationId)
-            .where("externalReference", "=", externalReference)
-            .execute()
-          if (charges.some((charge) => charge.invoiceId !== null) || taken.length > 0) {
-            return { status: 409, code: "conflict" } as const
-          }
+            .selectNoFrom((eb) => [
+              sql<Array<string>>`array(${eb.selectFrom("charged").select("id")})`.as("chargeIds"),
+              eb.exists(eb.selectFrom("charged").select(eb.lit(1).as("one")).where("invoiceId", "is not", null)).as("alreadyInvoiced"),
+              eb
+                .exists(
+                  eb
+                    .selectFrom("invoices")
+                    .select(eb.lit(1).as("one"))
+                    .where("organizationId", "=", organizationId)
+                    .where("externalReference", "=", externalReference)
+                )
+                .as("externalReferenceTaken")
+            ])
+            .executeTakeFirstOrThrow()
+          if (facts.alreadyInvoiced || facts.externalReferenceTaken) return { status: 409, code: "conflict" } as const
           const now = new Date()
           const invoiceId = randomUUID()
-          const invoice = await trx
-            .insertInto("invoices")
-            .values({
-              id: invoiceId,
-              organizationId,
-              invoiceRunId: proposal.invoiceRunId,
-              operationalContextId: proposal.operationalContextId,
-              contractId: proposal.contractId,
-              recipientAgentId: proposal.recipientAgentId,
-              recipientAgentName: proposal.recipientAgentName,
-              billingAccountId: proposal.billingAccountId,
-              documentKind: proposal.documentKind,
-              creditedInvoiceId: proposal.creditedInvoiceId,
-              billingStream: proposal.billingStream,
-              requestedInvoiceDate: proposal.requestedInvoiceDate,
-              requestedDueDate: proposal.requestedDueDate,
-              paymentTermsDays: proposal.paymentTermsDays,
-              invoiceNumber: proposal.invoiceNumber,
-              status: "approved",
-              currency: proposal.currency,
-              totalNetMinorUnits: proposal.totalNetMinorUnits,
-              totalVatMinorUnits: proposal.totalVatMinorUnits,
-              totalGrossMinorUnits: proposal.totalGrossMinorUnits,
-              externalReference,
-              issuedInvoiceNumber: null,
-              issuedInvoiceDate: null,
-              dueDate: null,
-              issuedTotalGrossMinorUnits: null,
-              paymentReference: null,
-              paymentReferenceType: null,
-              documentUrl: null,
-              balanceMinorUnits: null,
-              sentAt: null,
-              paidAt: null,
-              writtenOffAt: null,
-              failedAt: null,
-              failureReason: null,
-              approvedAt: now,
-              createdAt: now,
-              updatedAt: now
-            } as never)
-            .returningAll()
-            .executeTakeFirstOrThrow()
-          await trx
-            .insertInto("documentLines")
-            .columns([
-              "id",
-              "proposalId",
-              "invoiceId",
-              "chargeId",
-              "position",
-              "description",
-              "netMinorUnits",
-              "vatRateBasisPoints",
-              "vatMinorUnits",
-              "grossMinorUnits"
-            ])
-            .expression((eb) =>
-              eb
-                .selectFrom("documentLines")
-                .select((s) => [
-                  s.fn<string>("gen_random_uuid").as("id"),
-                  s.val(null).as("proposalId"),
-                  s.val(invoiceId).as("invoiceId"),
-                  "chargeId",
-                  "position",
-                  "description",
-                  "netMinorUnits",
-                  "vatRateBasisPoints",
-                  "vatMinorUnits",
-                  "grossMinorUnits"
-                ])
-                .where("proposalId", "=", proposalId)
-            )
-            .execute()
-          if (charges.length > 0) {
-            await trx
-              .updateTable("charges")
-              .set({ invoiceId })
-              .where("id", "in", charges.map((charge) => charge.id))
-              .execute()
+          // The invoice carries the proposal's document columns (the row as locked: no invoiceId among them).
+          const {
+            id: _id,
+            status: _status,
+            externalReference: _externalReference,
+            createdAt: _createdAt,
+            updatedAt: _updatedAt,
+            rejectionReason: _rejectionReason,
+            passedAt: _passedAt,
+            rejectedAt: _rejectedAt,
+            cancelledAt: _cancelledAt,
+            invoiceId: _invoiceId,
+            ...document
+          } = proposal
+          const invoice = {
+            ...document,
+            id: invoiceId,
+            status: "approved",
+            externalReference,
+            approvedAt: now,
+            createdAt: now,
+            updatedAt: now
           }
-          const passed = await trx
-            .updateTable("invoiceProposals")
-            .set({ status: "passed", externalReference, passedAt: now, updatedAt: now, invoiceId })
+          // The invoice, its lines, the charges and the proposal's verdict in one statement (data-modifying CTEs).
+          const writes = trx
+            .with("invoice", (db) => db.insertInto("invoices").values(invoice as never))
+            .with("lines", (db) =>
+              db
+                .insertInto("documentLines")
+                .columns(["id", "proposalId", "invoiceId", ...copiedLineColumns])
+                .expression((eb) =>
+                  eb
+                    .selectFrom("documentLines")
+                    .select((s) => [
+                      s.fn<string>("gen_random_uuid").as("id"),
+                      s.val(null).as("proposalId"),
+                      s.val(invoiceId).as("invoiceId"),
+                      ...copiedLineColumns
+                    ])
+                    .where("proposalId", "=", proposalId)
+                )
+            )
+          const verdict = {
+            status: "passed",
+            externalReference,
+            rejectionReason: null,
+            passedAt: now,
+            rejectedAt: null,
+            cancelledAt: null,
+            updatedAt: now,
+            invoiceId
+          } as const
+          const passed = await (
+            facts.chargeIds.length === 0
+              ? writes.updateTable("invoiceProposals")
+              : writes
+                  .with("charged", (db) => db.updateTable("charges").set({ invoiceId }).where("id", "in", facts.chargeIds))
+                  .updateTable("invoiceProposals")
+          )
+            .set(verdict)
             .where("id", "=", proposalId)
             .returningAll()
             .executeTakeFirstOrThrow()
@@ -414,61 +441,66 @@ export const peerRoutes =
         const principal = request.principal
         const organizationId = principal.organizationId
         const outcome = await db.transaction().execute(async (trx) => {
-          const found = await scope(trx, principal)
-          if (found === undefined || found.declaredGates === null) return { status: 409, code: "integration_not_ready" } as const
-          if (found.contextIds.length === 0) return { status: 404, code: "not_found" } as const
-          const invoice = await trx
-            .selectFrom("invoices")
-            .selectAll()
-            .where("id", "=", invoiceId)
-            .where("organizationId", "=", organizationId)
-            .where("operationalContextId", "in", found.contextIds)
-            .where("deletedAt", "is", null)
-            .forUpdate()
-            .executeTakeFirst()
+          const { declaredGates, row: invoice } = await scopeLocking<InvoiceRow>(trx, principal, LOCKED_INVOICE, invoiceId)
           if (invoice === undefined) return { status: 404, code: "not_found" } as const
-          const payments = await trx
-            .selectFrom("payments")
-            .leftJoin("paymentReversals", "paymentReversals.paymentRowId", "payments.id")
-            .select([
-              "payments.paymentId",
-              "payments.amountMinorUnits",
-              "payments.paidOn",
-              "payments.currency",
-              "payments.recordedAt",
-              "paymentReversals.reversedOn",
-              "paymentReversals.reason",
-              "paymentReversals.recordedAt as reversalRecordedAt"
+          if (declaredGates === null) return { status: 409, code: "integration_not_ready" } as const
+          // The ledger in one read: payments with their reversals, then write-offs.
+          const ledger = await trx
+            .selectFrom("payments as p")
+            .leftJoin("paymentReversals as r", "r.paymentRowId", "p.id")
+            .select((eb) => [
+              sql<boolean>`false`.as("writeOff"),
+              "p.paymentId as reportId",
+              "p.amountMinorUnits",
+              "p.paidOn as on",
+              eb.ref("p.currency").$castTo<string | null>().as("currency"),
+              "p.recordedAt",
+              "r.reversedOn",
+              "r.reason",
+              "r.recordedAt as reversalRecordedAt",
+              "p.id as rowId"
             ])
-            .where("payments.invoiceId", "=", invoiceId)
-            .orderBy("payments.recordedAt")
-            .orderBy("payments.id")
-            .execute()
-          const writeOffs = await trx
-            .selectFrom("writeOffs")
-            .select(["writeOffId", "amountMinorUnits", "writtenOffOn", "reason", "recordedAt"])
-            .where("invoiceId", "=", invoiceId)
+            .where("p.invoiceId", "=", invoiceId)
+            .unionAll((eb) =>
+              eb
+                .selectFrom("writeOffs")
+                .select([
+                  sql<boolean>`true`.as("writeOff"),
+                  "writeOffId as reportId",
+                  "amountMinorUnits",
+                  "writtenOffOn as on",
+                  sql<string | null>`null`.as("currency"),
+                  "recordedAt",
+                  sql<string | null>`null`.as("reversedOn"),
+                  "reason",
+                  sql<Date | null>`null`.as("reversalRecordedAt"),
+                  "id as rowId"
+                ])
+                .where("invoiceId", "=", invoiceId)
+            )
+            .orderBy("writeOff")
             .orderBy("recordedAt")
-            .orderBy("id")
+            .orderBy("rowId")
             .execute()
-          if (payments.some((payment) => payment.paymentId === paymentId)) return { status: 200, body: invoice } as const
+          if (ledger.some((entry) => !entry.writeOff && entry.reportId === paymentId)) return { status: 200, body: invoice } as const
           if (!["sent", "paid", "written-off"].includes(invoice.status)) return { status: 409, code: "invoice_not_sent" } as const
           if (invoice.currency !== currency) return { status: 422, code: "currency_mismatch" } as const
           const now = new Date()
-          const paid = payments
-            .filter((payment) => payment.reversedOn === null)
-            .reduce((sum, payment) => sum + Number(payment.amountMinorUnits), 0)
-          const writtenOff = writeOffs.reduce((sum, writeOff) => sum + Number(writeOff.amountMinorUnits), 0)
-          const balance = Number(invoice.issuedTotalGrossMinorUnits) - paid - amountMinorUnits - writtenOff
+          const settled = ledger
+            .filter((entry) => entry.writeOff || entry.reversedOn === null)
+            .reduce((sum, entry) => sum + Number(entry.amountMinorUnits), 0)
+          const balance = Number(invoice.issuedTotalGrossMinorUnits) - settled - amountMinorUnits
           const status = balance <= 0 ? "paid" : invoice.status
-          await trx
-            .insertInto("payments")
-            .values({ id: randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, recordedAt: now } as never)
-            .execute()
           const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice.paidAt
+          // The payment and the invoice in one statement (a data-modifying CTE).
           const updated = await trx
+            .with("recorded", (db) =>
+              db
+                .insertInto("payments")
+                .values({ id: randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, recordedAt: now } as never)
+            )
             .updateTable("invoices")
-            .set({ status, balanceMinorUnits: balance, paidAt, updatedAt: now })
+            .set({ status, balanceMinorUnits: balance, paidAt, updatedAt: now } as never)
             .where("id", "=", invoiceId)
             .returningAll()
             .executeTakeFirstOrThrow()

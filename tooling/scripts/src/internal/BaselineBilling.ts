@@ -1,22 +1,24 @@
 /**
  * The baseline's billing operations (see `BaselineServer.ts`): the statements the API runs for a send-queue page
  * and for a pass, written by hand on a `pg.Pool`, with no token check, no schema and no framework. Each statement
- * mirrors one of the API's (`BillingScopeRepository.scope`, composed of contexts' `visibleContextsPrefix` and
- * integrations' `readyBillingGates`; billing's repositories, `Audit`), with the placeholders numbered as kysely
- * numbers them so the server plans both alike: change them together.
+ * mirrors one of the API's (`BillingScopeRepository.scope` and `scopeLocking`, composed of contexts'
+ * `visibleContextsPrefix` and integrations' `readyBillingGates`; billing's repositories, `Outbox`, `Audit`), with the
+ * placeholders numbered as kysely numbers them so the server plans both alike: change them together.
  *
  * - `GET /send-queue?limit=N&cursor=C`: the billing scope, then one page in (approved_at, id) order after the
  *   cursor (the API's cursor format: base64url of `{k, t, i}`); `{ items, nextCursor }` with the rows as pg returns
  *   them, serialized with `JSON.stringify`.
  * - `POST /pass/{proposalId}` with `{"externalReference": "…"}`: one transaction of the statements the API's pass
- *   runs, in its order: the billing scope, the proposal locked, its charges locked, the externalReference check,
- *   the invoice inserted, the lines copied, the charges marked, the proposal updated, three events, one audit
- *   entry; 201 `{ proposal, invoice }`. Only the checks a well-formed benchmark request could fail are made.
+ *   runs, in its order: the billing scope with the proposal locked, its charges locked with the externalReference
+ *   check, one statement writing the invoice, its lines, the charges and the proposal's verdict, three events, one
+ *   audit entry (7 round trips with `begin` and `commit`); 201 `{ proposal, invoice }`. Only the checks a
+ *   well-formed benchmark request could fail are made.
  * - `POST /report-payment/{invoiceId}` with `{paymentId, amountMinorUnits, paidOn, currency}`: one transaction of the
- *   statements the API's report-payment runs, in its order: the billing scope, the invoice locked, its payments
- *   (with their reversals) and write-offs read, the payment inserted, the invoice updated (balance, `paid` when it
- *   reaches 0 or less), one event, one audit entry; 200 with the invoice. A payment id already recorded on the
- *   invoice answers the invoice as it is (the API's replay); other refusals are not made.
+ *   statements the API's report-payment runs, in its order: the billing scope with the invoice locked, its ledger
+ *   (payments with their reversals, and write-offs) in one read, one statement inserting the payment and updating
+ *   the invoice (balance, `paid` when it reaches 0 or less), one event, one audit entry (7 round trips); 200 with
+ *   the invoice. A payment id already recorded on the invoice answers the invoice as it is (the API's replay: 4
+ *   round trips); other refusals are not made.
  */
 import { randomUUID } from "node:crypto"
 import type { ServerResponse } from "node:http"
@@ -55,6 +57,177 @@ export const scopeStatement = (contextCount: number): string => `
        where c.organization_id = $${contextCount + 2} and c.kind = 'billing' and c.status = 'ready')
         as declared_gates,
       array(select id from visible) as context_ids`
+
+/** A snake_case column's camelCase name, as the API's rows name it. */
+const camel = (column: string): string => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+
+/** `column as "camelCase"`, …: a select list as the API's repositories write theirs (`Sql.columns`). */
+const aliased = (columns: ReadonlyArray<string>): string =>
+  columns.map((column) => `${column} as "${camel(column)}"`).join(", ")
+
+/** The columns invoices and proposals share (`DocumentColumns.ts`). */
+const DOCUMENT_COLUMNS = [
+  "id", "organization_id", "invoice_run_id", "operational_context_id", "contract_id", "recipient_agent_id",
+  "recipient_agent_name", "billing_account_id", "document_kind", "credited_invoice_id", "billing_stream",
+  "requested_invoice_date", "requested_due_date", "payment_terms_days", "currency", "total_net_minor_units",
+  "total_vat_minor_units", "total_gross_minor_units", "invoice_number", "status", "external_reference", "created_at",
+  "updated_at"
+]
+
+/** A row a write locks together with its scope (`BillingScopeRepository.LockTarget`); `where` gets its placeholder. */
+export interface LockedRow {
+  readonly columns: string
+  readonly from: string
+  readonly where: (placeholder: string) => string
+}
+
+/** The proposal `ProposalRepository.lockTarget` names: by id. */
+export const LOCKED_PROPOSAL: LockedRow = {
+  columns: aliased([...DOCUMENT_COLUMNS, "rejection_reason", "passed_at", "rejected_at", "cancelled_at"]),
+  from: "invoice_proposals",
+  where: (id) => `id = ${id}`
+}
+
+/** The invoice `InvoiceRepository.lockTarget` names: by id, not deleted. */
+export const LOCKED_INVOICE: LockedRow = {
+  columns: aliased([
+    ...DOCUMENT_COLUMNS, "issued_invoice_number", "issued_invoice_date", "due_date", "issued_total_gross_minor_units",
+    "payment_reference", "payment_reference_type", "document_url", "balance_minor_units", "approved_at", "sent_at",
+    "paid_at", "written_off_at", "failed_at", "failure_reason", "deleted_at"
+  ]),
+  from: "invoices",
+  where: (id) => `id = ${id} and "invoices".deleted_at is null`
+}
+
+/**
+ * The billing scope with a row locked (`BillingScopeRepository.scopeLocking`): the scope's columns
+ * (`declaredGates`, `contextIds`) and the `target` row `for update` if it lies in a visible context (its columns
+ * null otherwise), one row. Parameters: organization id, the `contextCount` granted context ids, the target's id,
+ * organization id, organization id.
+ */
+export const scopeLockingStatement = (contextCount: number, target: LockedRow): string => `
+    with recursive visible(id) as (
+      select id from operational_contexts
+      where organization_id = $1
+        and id in (${placeholders(2, contextCount)})
+      union
+      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+    ),
+    locked as (
+      select ${target.columns} from ${target.from}
+      where ${target.where(`$${contextCount + 2}`)} and organization_id = $${contextCount + 3}
+        and operational_context_id = any (array(select id from visible))
+      for update
+    )
+    select
+      (select case when count(*) = 0 then null
+              else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
+       from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
+       where c.organization_id = $${contextCount + 4} and c.kind = 'billing' and c.status = 'ready') as "declaredGates",
+      array(select id from visible) as "contextIds", locked.*
+    from (select) as scope left join locked on true`
+
+/**
+ * A pass's facts once its proposal is locked (`InvoiceRepository.passFacts`): the charges behind its lines locked,
+ * whether one is already invoiced, whether the externalReference is taken. Parameters: proposal id, organization
+ * id, externalReference.
+ */
+export const PASS_FACTS_SQL = `
+    with charged as (
+      select id, invoice_id from charges
+      where id in (select charge_id from document_lines where proposal_id = $1 and charge_id is not null)
+      for update
+    )
+    select array(select id from charged) as "chargeIds",
+           exists (select 1 from charged where invoice_id is not null) as "alreadyInvoiced",
+           exists (select 1 from invoices where organization_id = $2 and external_reference = $3) as "externalReferenceTaken"`
+
+/** The invoice columns a pass inserts, in the order {@link passWriteStatement} takes their values. */
+export const PASSED_INVOICE_COLUMNS = [
+  "id", "organization_id", "invoice_run_id", "operational_context_id", "contract_id", "recipient_agent_id",
+  "recipient_agent_name", "billing_account_id", "document_kind", "credited_invoice_id", "billing_stream",
+  "requested_invoice_date", "requested_due_date", "payment_terms_days", "invoice_number", "status", "currency",
+  "total_net_minor_units", "total_vat_minor_units", "total_gross_minor_units", "external_reference", "approved_at",
+  "created_at", "updated_at"
+] as const
+
+/**
+ * A pass's one write (`InvoiceRepository.insertFromProposal` with `ProposalRepository.verdictUpdate`): the invoice
+ * inserted, the proposal's lines copied onto it, its `chargeCount` charges marked (no such CTE when 0), the
+ * proposal's verdict. Parameters: the {@link PASSED_INVOICE_COLUMNS} values, invoice id, proposal id, [invoice id,
+ * the charge ids,] then status, externalReference, rejection reason, passed at, rejected at, cancelled at, updated
+ * at, invoice id, proposal id.
+ */
+export const passWriteStatement = (chargeCount: number): string => {
+  const columns = PASSED_INVOICE_COLUMNS.length
+  const charged = chargeCount === 0
+    ? ""
+    : `, charged as (update charges set invoice_id = $${columns + 3} where id in (${placeholders(columns + 4, chargeCount)}))`
+  const verdict = columns + 3 + (chargeCount === 0 ? 0 : chargeCount + 1)
+  const at = (offset: number) => `$${verdict + offset}`
+  return `
+    with invoice as (
+      insert into invoices (${PASSED_INVOICE_COLUMNS.join(", ")})
+      values (${placeholders(1, columns)})
+    ), lines as (
+      insert into document_lines (
+        id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
+        vat_minor_units, gross_minor_units
+      )
+      select gen_random_uuid(), null, $${columns + 1}, charge_id, position, description, net_minor_units,
+             vat_rate_basis_points, vat_minor_units, gross_minor_units
+      from document_lines where proposal_id = $${columns + 2}
+    )${charged}
+    update invoice_proposals
+    set status = ${at(0)}, external_reference = ${at(1)}, rejection_reason = ${at(2)}, passed_at = ${at(3)},
+        rejected_at = ${at(4)}, cancelled_at = ${at(5)}, updated_at = ${at(6)}, invoice_id = ${at(7)}
+    where id = ${at(8)}`
+}
+
+/** `count` events in one insert (`Outbox.append`). Parameters: per event its id, organization id, type, payload, time. */
+export const eventsStatement = (count: number): string => `
+    insert into events (id, organization_id, type, payload, occurred_at)
+    values ${Array.from({ length: count }, (_, index) => `($${index * 5 + 1}, $${index * 5 + 2}, $${index * 5 + 3}, $${index * 5 + 4}::text::jsonb, $${index * 5 + 5})`).join(", ")}`
+
+/** One audit entry (`Audit.byPrincipal`). Parameters: the ten columns in their order, `details` as JSON text. */
+export const AUDIT_SQL = `
+    insert into audit_log (
+      id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id, details, occurred_at
+    ) values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10)`
+
+/**
+ * An invoice's ledger in one read (`LedgerRepository.ledger`): payments with their reversals, then write-offs,
+ * each in the order recorded. Parameters: invoice id, invoice id.
+ */
+export const LEDGER_SQL = `
+    select false as "writeOff", p.payment_id as "reportId", p.amount_minor_units as "amountMinorUnits",
+           p.paid_on as "on", p.currency, p.recorded_at as "recordedAt", r.reversed_on as "reversedOn", r.reason,
+           r.recorded_at as "reversalRecordedAt", p.id as "rowId"
+    from payments p left join payment_reversals r on r.payment_row_id = p.id
+    where p.invoice_id = $1
+    union all
+    select true, write_off_id, amount_minor_units, written_off_on, null, recorded_at, null, reason, null, id
+    from write_offs where invoice_id = $2
+    order by "writeOff", "recordedAt", "rowId"`
+
+/**
+ * A payment and the invoice it changes in one write (`LedgerRepository.recordPayment` with
+ * `InvoiceRepository.invoiceUpdate`). Parameters: payment row id, organization id, invoice id, payment id, amount,
+ * paid on, currency, recorded at; then the invoice's status, external reference, issued number, issued date, due
+ * date, issued total, payment reference, its type, document url, balance, approved at, sent at, paid at, written off
+ * at, failed at, failure reason, updated at, id.
+ */
+export const RECORD_PAYMENT_SQL = `
+    with recorded as (
+      insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
+      values ($1, $2, $3, $4, $5, $6, $7, $8)
+    )
+    update invoices set
+      status = $9, external_reference = $10, issued_invoice_number = $11, issued_invoice_date = $12, due_date = $13,
+      issued_total_gross_minor_units = $14, payment_reference = $15, payment_reference_type = $16, document_url = $17,
+      balance_minor_units = $18, approved_at = $19, sent_at = $20, paid_at = $21, written_off_at = $22, failed_at = $23,
+      failure_reason = $24, updated_at = $25
+    where id = $26`
 
 /**
  * One send-queue page in (approved_at, id) order, after the cursor when `keyset`. Parameters: organization id, the
@@ -103,6 +276,8 @@ export const billingBaseline = (
   grantedContextIds: ReadonlyArray<string>
 ): BillingBaseline => {
   const scopeSql = scopeStatement(grantedContextIds.length)
+  const passEventsSql = eventsStatement(3)
+  const paymentEventsSql = eventsStatement(1)
 
   const scope = async (db: Queryable): Promise<Scope | undefined> =>
     (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
@@ -134,10 +309,25 @@ export const billingBaseline = (
     json(response, 200, { items: rows.slice(0, limit), nextCursor: sendQueueCursor(rows, limit, (row) => row.cursor_at) })
   }
 
-  const lockProposalSql = (contextCount: number) => `
-    select * from invoice_proposals
-    where id = $1 and organization_id = $2 and operational_context_id in (${placeholders(3, contextCount)})
-    for update`
+  type Locked<Row> = { declaredGates: Array<string> | null; contextIds: Array<string> } & { [K in keyof Row]: Row[K] | null }
+
+  /** The scope and the `target` row locked (`scopeLocking`); `row` undefined when none is visible. */
+  const scopeLocking = async <Row extends { id: string }>(client: pg.PoolClient, target: LockedRow, id: string) => {
+    const found = (
+      await client.query<Locked<Row>>(scopeLockingStatement(grantedContextIds.length, target), [
+        organizationId,
+        ...grantedContextIds,
+        id,
+        organizationId,
+        organizationId
+      ])
+    ).rows[0]
+    if (found === undefined) return { declaredGates: null, row: undefined }
+    const { declaredGates, contextIds: _contextIds, ...row } = found
+    return { declaredGates, row: row.id === null ? undefined : (row as unknown as Row) }
+  }
+
+  type ProposalRow = Record<string, unknown> & { id: string; status: string; invoiceNumber: number | null }
 
   const pass: BillingBaseline["pass"] = async (proposalId, body, response) => {
     const parsed = JSON.parse(body) as { externalReference?: unknown }
@@ -148,104 +338,70 @@ export const billingBaseline = (
     const client = await pool.connect()
     try {
       await client.query("begin")
-      const found = await scope(client)
-      if (found === undefined || found.declared_gates === null || !found.declared_gates.includes("verification")) {
+      const { declaredGates, row: proposal } = await scopeLocking<ProposalRow>(client, LOCKED_PROPOSAL, proposalId)
+      if (declaredGates === null || !declaredGates.includes("verification")) {
         await client.query("rollback")
         return json(response, 400, { error: "integration" })
       }
-      const proposal = (
-        await client.query<Record<string, unknown> & { id: string; status: string; invoice_number: number | null }>(
-          lockProposalSql(found.context_ids.length),
-          [proposalId, organizationId, ...found.context_ids]
-        )
-      ).rows[0]
-      if (proposal === undefined || proposal.status !== "proposed" || proposal.invoice_number === null) {
+      if (proposal === undefined || proposal.status !== "proposed" || proposal.invoiceNumber === null) {
         await client.query("rollback")
         return json(response, proposal === undefined ? 404 : 400, { error: "proposal" })
       }
-      const charges = (
-        await client.query<{ id: string; invoice_id: string | null }>(
-          `select id, invoice_id from charges
-           where id in (select charge_id from document_lines where proposal_id = $1 and charge_id is not null)
-           for update`,
-          [proposalId]
+      const facts = (
+        await client.query<{ chargeIds: Array<string>; alreadyInvoiced: boolean; externalReferenceTaken: boolean }>(
+          PASS_FACTS_SQL,
+          [proposalId, organizationId, externalReference]
         )
-      ).rows
-      const taken = await client.query(
-        "select id from invoices where organization_id = $1 and external_reference = $2",
-        [organizationId, externalReference]
-      )
-      if (charges.some((charge) => charge.invoice_id !== null) || taken.rows.length > 0) {
+      ).rows[0]
+      if (facts === undefined || facts.alreadyInvoiced || facts.externalReferenceTaken) {
         await client.query("rollback")
         return json(response, 409, { error: "conflict" })
       }
       const now = new Date()
       const invoiceId = randomUUID()
-      const invoice = {
-        id: invoiceId,
-        organization_id: organizationId,
-        invoice_run_id: proposal["invoice_run_id"],
-        operational_context_id: proposal["operational_context_id"],
-        contract_id: proposal["contract_id"],
-        recipient_agent_id: proposal["recipient_agent_id"],
-        recipient_agent_name: proposal["recipient_agent_name"],
-        billing_account_id: proposal["billing_account_id"],
-        document_kind: proposal["document_kind"],
-        credited_invoice_id: proposal["credited_invoice_id"],
-        billing_stream: proposal["billing_stream"],
-        requested_invoice_date: proposal["requested_invoice_date"],
-        requested_due_date: proposal["requested_due_date"],
-        payment_terms_days: proposal["payment_terms_days"],
-        invoice_number: proposal.invoice_number,
-        status: "approved",
-        currency: proposal["currency"],
-        total_net_minor_units: proposal["total_net_minor_units"],
-        total_vat_minor_units: proposal["total_vat_minor_units"],
-        total_gross_minor_units: proposal["total_gross_minor_units"],
-        external_reference: externalReference,
-        issued_invoice_number: null,
-        issued_invoice_date: null,
-        due_date: null,
-        issued_total_gross_minor_units: null,
-        payment_reference: null,
-        payment_reference_type: null,
-        document_url: null,
-        balance_minor_units: null,
-        sent_at: null,
-        paid_at: null,
-        written_off_at: null,
-        failed_at: null,
-        failure_reason: null,
-        approved_at: now,
-        created_at: now,
-        updated_at: now
-      }
-      const columns = Object.keys(invoice)
-      await client.query(
-        `insert into invoices (${columns.join(", ")}) values (${placeholders(1, columns.length)})`,
-        Object.values(invoice)
-      )
-      await client.query(
-        `insert into document_lines (id, proposal_id, invoice_id, charge_id, position, description, net_minor_units,
-                                     vat_rate_basis_points, vat_minor_units, gross_minor_units)
-         select gen_random_uuid() as id, $1 as proposal_id, $2 as invoice_id, charge_id, position, description,
-                net_minor_units, vat_rate_basis_points, vat_minor_units, gross_minor_units
-         from document_lines where proposal_id = $3`,
-        [null, invoiceId, proposalId]
-      )
-      if (charges.length > 0) {
-        await client.query(`update charges set invoice_id = $1 where id in (${placeholders(2, charges.length)})`, [
-          invoiceId,
-          ...charges.map((charge) => charge.id)
-        ])
-      }
-      await client.query(
-        `update invoice_proposals set status = $1, external_reference = $2, rejection_reason = $3, passed_at = $4,
-                rejected_at = $5, cancelled_at = $6, updated_at = $7, invoice_id = $8
-         where id = $9`,
-        ["passed", externalReference, null, now, null, null, now, invoiceId, proposalId]
-      )
-      const context = proposal["operational_context_id"]
+      const inserted = [
+        invoiceId,
+        organizationId,
+        proposal["invoiceRunId"],
+        proposal["operationalContextId"],
+        proposal["contractId"],
+        proposal["recipientAgentId"],
+        proposal["recipientAgentName"],
+        proposal["billingAccountId"],
+        proposal["documentKind"],
+        proposal["creditedInvoiceId"],
+        proposal["billingStream"],
+        proposal["requestedInvoiceDate"],
+        proposal["requestedDueDate"],
+        proposal["paymentTermsDays"],
+        proposal.invoiceNumber,
+        "approved",
+        proposal["currency"],
+        proposal["totalNetMinorUnits"],
+        proposal["totalVatMinorUnits"],
+        proposal["totalGrossMinorUnits"],
+        externalReference,
+        now,
+        now,
+        now
+      ]
+      const chargeIds = facts.chargeIds
+      await client.query(passWriteStatement(chargeIds.length), [
+        ...inserted,
+        invoiceId,
+        proposalId,
+        ...(chargeIds.length === 0 ? [] : [invoiceId, ...chargeIds]),
+        "passed",
+        externalReference,
+        null,
+        now,
+        null,
+        null,
+        now,
+        invoiceId,
+        proposalId
+      ])
+      const context = proposal["operationalContextId"]
       const at = now.toISOString()
       const events = [
         { _tag: "billing.invoice_proposal.passed", proposalId, organizationId, operationalContextId: context, at, invoiceId },
@@ -253,30 +409,27 @@ export const billingBaseline = (
         { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId: context, at }
       ]
       await client.query(
-        `insert into events (id, organization_id, type, payload, occurred_at)
-         values ($1, $2, $3, $4::text::jsonb, $5), ($6, $7, $8, $9::text::jsonb, $10), ($11, $12, $13, $14::text::jsonb, $15)`,
+        passEventsSql,
         events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), now])
       )
-      await client.query(
-        `insert into audit_log (id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id,
-                                details, occurred_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          randomUUID(),
-          organizationId,
-          "application",
-          "baseline",
-          "billing.invoice_proposal.pass",
-          "invoice_proposal",
-          proposalId,
-          randomUUID(),
-          JSON.stringify({ externalReference, invoiceId }),
-          now
-        ]
-      )
+      await client.query(AUDIT_SQL, [
+        randomUUID(),
+        organizationId,
+        "application",
+        "baseline",
+        "billing.invoice_proposal.pass",
+        "invoice_proposal",
+        proposalId,
+        randomUUID(),
+        JSON.stringify({ externalReference, invoiceId }),
+        now
+      ])
       await client.query("commit")
+      const invoice: Record<string, unknown> = Object.fromEntries(
+        PASSED_INVOICE_COLUMNS.map((column, index) => [camel(column), inserted[index]])
+      )
       json(response, 201, {
-        proposal: { ...proposal, status: "passed", external_reference: externalReference, passed_at: now, updated_at: now },
+        proposal: { ...proposal, status: "passed", externalReference, passedAt: now, updatedAt: now },
         invoice
       })
     } catch (error) {
@@ -287,11 +440,7 @@ export const billingBaseline = (
     }
   }
 
-  const lockInvoiceSql = (contextCount: number) => `
-    select * from invoices
-    where id = $1 and organization_id = $2 and operational_context_id in (${placeholders(3, contextCount)})
-      and deleted_at is null
-    for update`
+  type InvoiceRow = Record<string, unknown> & { id: string; status: string; currency: string }
 
   const reportPayment: BillingBaseline["reportPayment"] = async (invoiceId, body, response) => {
     const parsed = JSON.parse(body) as { paymentId?: unknown; amountMinorUnits?: unknown; paidOn?: unknown; currency?: unknown }
@@ -308,38 +457,18 @@ export const billingBaseline = (
     const client = await pool.connect()
     try {
       await client.query("begin")
-      const found = await scope(client)
-      const invoice =
-        found === undefined
-          ? undefined
-          : (
-              await client.query<Record<string, unknown> & { id: string; status: string; currency: string }>(
-                lockInvoiceSql(found.context_ids.length),
-                [invoiceId, organizationId, ...found.context_ids]
-              )
-            ).rows[0]
-      if (found === undefined || invoice === undefined || found.declared_gates === null) {
+      const { declaredGates, row: invoice } = await scopeLocking<InvoiceRow>(client, LOCKED_INVOICE, invoiceId)
+      if (invoice === undefined || declaredGates === null) {
         await client.query("rollback")
         return json(response, invoice === undefined ? 404 : 400, { error: "invoice" })
       }
-      const payments = (
-        await client.query<{ payment_id: string; amount_minor_units: string; reversed_on: string | null }>(
-          `select payments.payment_id, payments.amount_minor_units, payments.paid_on, payments.currency,
-                  payments.recorded_at, payment_reversals.reversed_on, payment_reversals.reason,
-                  payment_reversals.recorded_at as reversal_recorded_at
-           from payments left join payment_reversals on payment_reversals.payment_row_id = payments.id
-           where payments.invoice_id = $1 order by payments.recorded_at, payments.id`,
-          [invoiceId]
+      const ledger = (
+        await client.query<{ writeOff: boolean; reportId: string; amountMinorUnits: string; reversedOn: string | null }>(
+          LEDGER_SQL,
+          [invoiceId, invoiceId]
         )
       ).rows
-      const writeOffs = (
-        await client.query<{ amount_minor_units: string }>(
-          `select write_off_id, amount_minor_units, written_off_on, reason, recorded_at
-           from write_offs where invoice_id = $1 order by recorded_at, id`,
-          [invoiceId]
-        )
-      ).rows
-      if (payments.some((payment) => payment.payment_id === paymentId)) {
+      if (ledger.some((entry) => !entry.writeOff && entry.reportId === paymentId)) {
         await client.query("commit")
         return json(response, 200, invoice)
       }
@@ -348,77 +477,63 @@ export const billingBaseline = (
         return json(response, 400, { error: "status" })
       }
       const now = new Date()
-      const paid = payments
-        .filter((payment) => payment.reversed_on === null)
-        .reduce((sum, payment) => sum + Number(payment.amount_minor_units), 0)
-      const writtenOff = writeOffs.reduce((sum, writeOff) => sum + Number(writeOff.amount_minor_units), 0)
-      const balance = Number(invoice["issued_total_gross_minor_units"]) - paid - amountMinorUnits - writtenOff
+      const settled = ledger
+        .filter((entry) => entry.writeOff || entry.reversedOn === null)
+        .reduce((sum, entry) => sum + Number(entry.amountMinorUnits), 0)
+      const balance = Number(invoice["issuedTotalGrossMinorUnits"]) - settled - amountMinorUnits
       const status = balance <= 0 ? "paid" : invoice.status
-      await client.query(
-        `insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, now]
-      )
-      const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice["paid_at"]
-      await client.query(
-        `update invoices set status = $1, external_reference = $2, issued_invoice_number = $3, issued_invoice_date = $4,
-                due_date = $5, issued_total_gross_minor_units = $6, payment_reference = $7, payment_reference_type = $8,
-                document_url = $9, balance_minor_units = $10, approved_at = $11, sent_at = $12, paid_at = $13,
-                written_off_at = $14, failed_at = $15, failure_reason = $16, updated_at = $17
-         where id = $18`,
-        [
-          status,
-          invoice["external_reference"],
-          invoice["issued_invoice_number"],
-          invoice["issued_invoice_date"],
-          invoice["due_date"],
-          invoice["issued_total_gross_minor_units"],
-          invoice["payment_reference"],
-          invoice["payment_reference_type"],
-          invoice["document_url"],
-          balance,
-          invoice["approved_at"],
-          invoice["sent_at"],
-          paidAt,
-          invoice["written_off_at"],
-          invoice["failed_at"],
-          invoice["failure_reason"],
-          now,
-          invoiceId
-        ]
-      )
+      const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice["paidAt"]
+      await client.query(RECORD_PAYMENT_SQL, [
+        randomUUID(),
+        organizationId,
+        invoiceId,
+        paymentId,
+        amountMinorUnits,
+        paidOn,
+        currency,
+        now,
+        status,
+        invoice["externalReference"],
+        invoice["issuedInvoiceNumber"],
+        invoice["issuedInvoiceDate"],
+        invoice["dueDate"],
+        invoice["issuedTotalGrossMinorUnits"],
+        invoice["paymentReference"],
+        invoice["paymentReferenceType"],
+        invoice["documentUrl"],
+        balance,
+        invoice["approvedAt"],
+        invoice["sentAt"],
+        paidAt,
+        invoice["writtenOffAt"],
+        invoice["failedAt"],
+        invoice["failureReason"],
+        now,
+        invoiceId
+      ])
       const event = {
         _tag: "billing.invoice.payment_recorded",
         invoiceId,
         organizationId,
-        operationalContextId: invoice["operational_context_id"],
+        operationalContextId: invoice["operationalContextId"],
         at: now.toISOString(),
         paymentId
       }
-      await client.query(
-        `insert into events (id, organization_id, type, payload, occurred_at)
-         values ($1, $2, $3, $4::text::jsonb, $5)`,
-        [randomUUID(), organizationId, event._tag, JSON.stringify(event), now]
-      )
-      await client.query(
-        `insert into audit_log (id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id,
-                                details, occurred_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10)`,
-        [
-          randomUUID(),
-          organizationId,
-          "application",
-          "baseline",
-          "billing.invoice.report_payment",
-          "invoice",
-          invoiceId,
-          randomUUID(),
-          JSON.stringify({ paymentId, amountMinorUnits, paidOn, currency }),
-          now
-        ]
-      )
+      await client.query(paymentEventsSql, [randomUUID(), organizationId, event._tag, JSON.stringify(event), now])
+      await client.query(AUDIT_SQL, [
+        randomUUID(),
+        organizationId,
+        "application",
+        "baseline",
+        "billing.invoice.report_payment",
+        "invoice",
+        invoiceId,
+        randomUUID(),
+        JSON.stringify({ paymentId, amountMinorUnits, paidOn, currency }),
+        now
+      ])
       await client.query("commit")
-      json(response, 200, { ...invoice, status, balance_minor_units: balance, paid_at: paidAt, updated_at: now })
+      json(response, 200, { ...invoice, status, balanceMinorUnits: balance, paidAt, updatedAt: now })
     } catch (error) {
       await client.query("rollback").catch(() => {})
       throw error
