@@ -12,7 +12,6 @@ import * as path from "node:path"
 import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
-import { WorkerHostLive } from "./WorkerHost.js"
 import { SigningKeys } from "./identity/SigningKeys.js"
 import { databaseCheck, healthRoutes, migrationsCheck, Readiness } from "./platform/Health.js"
 import { Shutdown } from "./platform/Shutdown.js"
@@ -72,7 +71,11 @@ export const HostsLive = Layer.unwrapEffect(
     Layer.mergeAll(
       config.runApi ? ApiHostLive(config) : Layer.empty,
       config.runAuth ? IdentityHostLive(config) : Layer.empty,
-      config.runWorker ? WorkerHostLive : Layer.empty,
+      config.runWorker
+        ? // The worker's modules (pg-boss and its cron and date libraries, undici, the webhook deliveries: ~3.5 MiB of
+          // source and ~2 MiB of heap) load only in a process that runs it.
+          Layer.unwrapEffect(Effect.promise(() => import("./WorkerHost.js")).pipe(Effect.map((worker) => worker.WorkerHostLive)))
+        : Layer.empty,
       config.runAdmin
         ? // The console's modules (its contract, argon2, the static assets) load only in a process that serves it.
           Layer.unwrapEffect(
