@@ -5,7 +5,7 @@
  * counts and warnings for an empty and a duplicate run; no "Prepare for signing" on a terminated contract; the
  * detail pages of invoice runs, proposals, booking requests and signing attempts, reached from lists and from the
  * audit log; the pending booking list paged; money, dates and times in the organization's locale (sv-SE, then
- * nb-NO) with the ISO value on hover ("112.50 SEK", an ISO instant); the navigation folded below 768 px; an
+ * nb-NO) with the ISO value on hover ("11250.00 SEK", an ISO instant); the navigation folded below 768 px; an
  * integration configuration's status read again by itself. Every page is checked at 1280 and 390 px — no
  * horizontal scrollbar, a screenshot in `apps/api/.artifacts/screenshots/tasks-*.png`, and axe-core with no violation.
  */
@@ -273,7 +273,7 @@ describe.skipIf(executablePath === undefined)("the operator's tasks of issue 25 
     expect(await totals()).toContain(await expected("sv-SE"))
     // Each amount carries its ISO value (decimal in major units, then the code) as title and machine value.
     const amounts = page.locator("tbody td.number data")
-    expect(await page.locator('tbody td.number data[title="112.50 SEK"]').count()).toBeGreaterThan(0)
+    expect(await page.locator('tbody td.number data[title="11250.00 SEK"]').count()).toBeGreaterThan(0)
     const amount = amounts.first()
     const iso = (await amount.getAttribute("title"))!
     expect(iso).toMatch(/^-?\d+\.\d{2} SEK$/)
