@@ -2,8 +2,9 @@
  * How the console writes money, dates and times: in the organization's locale (issue 25: a Swedish or Norwegian
  * operator read US 12-hour times and "SEK 7,582.50"), amounts from minor units. The locale follows the
  * organization's country ({@link localeFor}); the console sets it at sign-in ({@link setLocale}). Times are shown in
- * the browser's time zone; `ui/Time.tsx` puts the ISO value on hover.
+ * the browser's time zone; `ui/Time.tsx` puts the ISO value on hover, `ui/Money.tsx` money's ("7582.50 SEK").
  */
+import { currencyExponent } from "../Money.js"
 
 /** The locale of each country the console knows; any other country writes as en-GB (24-hour, day before month). */
 const LOCALES: Readonly<Record<string, string>> = {
@@ -42,15 +43,18 @@ export const setLocale = (next: string): void => {
 /** The locale the console writes in. */
 export const currentLocale = (): string => locale
 
-/** `minorUnits` of `currency` as the locale writes money (12345 SEK → "123,45 kr" in sv-SE, "SEK 123.45" in en-GB). */
+/**
+ * `minorUnits` of `currency` as the locale writes money (12345 SEK → "123,45 kr" in sv-SE, "SEK 123.45" in en-GB).
+ * A page shows it with its ISO value on hover through `ui/Money.tsx`; this text alone only where no element can
+ * carry one (a chart's axis).
+ */
 export const money = (minorUnits: number, currency: string): string => {
   let format = moneyFormats.get(currency)
   if (format === undefined) {
     format = new Intl.NumberFormat(locale, { style: "currency", currency })
     moneyFormats.set(currency, format)
   }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2
-  return format.format(minorUnits / 10 ** digits)
+  return format.format(minorUnits / 10 ** currencyExponent(currency))
 }
 
 export const dateTime = (value: Date | null | undefined): string => (value == null ? "—" : dateTimeFormat.format(value))

@@ -4,6 +4,7 @@ import { fieldMessages, messageAt, messageFor } from "../ErrorMessages.js"
 import type { Problem, Result } from "./api.js"
 import { hrefWith, Link, navigate, useLocation } from "./router.js"
 import { useLoad } from "./session.js"
+import { useCanChange } from "./ui/Change.js"
 import { useDialog } from "./ui/Dialog.js"
 
 /** A problem above a form or a view: its readable message (or `message`), and its code when it has one. */
@@ -28,7 +29,7 @@ export const Field = (props: {
   readonly name: string
   readonly pointer?: string
   readonly problem?: Problem | undefined
-  readonly hint?: string
+  readonly hint?: ReactNode
   readonly children: (input: { id: string; name: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode
 }) => {
   const id = useId()
@@ -125,7 +126,8 @@ export const SecretOnce = (props: {
 /**
  * A button whose change waits for a confirmation in the page rather than a browser dialog: pressing it opens the
  * console's dialog (`ui/Dialog.tsx`) with `question`, what will happen (`body`), the confirming button (`confirm`)
- * and "Cancel", focus on "Cancel"; cancelling or Escape closes it and gives focus back to the button.
+ * and "Cancel", focus on "Cancel"; cancelling or Escape closes it and gives focus back to the button. A read-only
+ * operator finds it disabled, saying why (`ui/Change.tsx`), unless it changes their `own` account.
  */
 export const ConfirmButton = (props: {
   readonly label: ReactNode
@@ -136,8 +138,12 @@ export const ConfirmButton = (props: {
   readonly disabled?: boolean
   /** The buttons' style: `danger` for a change that can't be undone, `secondary` for a quieter one. */
   readonly tone?: "danger" | "secondary"
+  /** A change to the signed-in operator's own account, which a read-only operator may make too. */
+  readonly own?: boolean
 }) => {
   const dialog = useDialog()
+  const can = useCanChange()
+  const allowed = can.allowed || props.own === true
   const ask = async () => {
     const confirmed = await dialog.confirm({
       title: props.question,
@@ -148,7 +154,7 @@ export const ConfirmButton = (props: {
     if (confirmed) await props.onConfirm()
   }
   return (
-    <button type="button" className={props.tone} onClick={() => void ask()} disabled={props.disabled}>
+    <button type="button" className={props.tone} onClick={() => void ask()} disabled={props.disabled === true || !allowed} title={allowed ? undefined : can.why}>
       {props.label}
     </button>
   )

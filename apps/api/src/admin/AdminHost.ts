@@ -45,7 +45,9 @@ import { OrganizationAdminHandlers } from "../contexts/OrganizationAdminHandlers
 import { OrganizationReadRepository } from "../contexts/OrganizationReadRepository.js"
 import { OrganizationRecordCounts } from "../contexts/OrganizationRecordCounts.js"
 import { applicationCountOf } from "../identity/ApplicationRepository.js"
-import { operatorCountOf } from "../identity/OperatorRepository.js"
+import { OperatorRepository, operatorCountOf } from "../identity/OperatorRepository.js"
+import { KeyEncryption } from "../platform/KeyEncryption.js"
+import { resealTotpSecrets } from "./SecondFactor.js"
 import { contractCountOf } from "../tenancy/ContractRepository.js"
 import { customerCountOf } from "../tenancy/CustomerRepository.js"
 import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
@@ -90,8 +92,19 @@ const OrganizationRecordCountsLive = Layer.succeed(OrganizationRecordCounts, {
   operators: operatorCountOf
 })
 
+/**
+ * At start, the operators' TOTP secrets sealed under an older key-encryption key re-sealed under the primary one
+ * (rotating `KEY_ENCRYPTION_KEYS`, docs/operations.md "Keys at rest"); a key list that can't open one refuses the start.
+ */
+const TotpSecretsResealed = Layer.effectDiscard(
+  Effect.flatMap(KeyEncryption, resealTotpSecrets).pipe(
+    Effect.tap((written) => (written === 0 ? Effect.void : Effect.logInfo(`re-sealed the TOTP secrets of ${written} operators`)))
+  )
+).pipe(Layer.provide(OperatorRepository.Default))
+
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
+  TotpSecretsResealed,
   OperatorSessions.Default,
   OperatorTeam.Default,
   BillingChartsReadRepository.Default,

@@ -6,14 +6,19 @@
  *   operator's record (`operators:<id>:totp`); it is shown once, as base32 and as an `otpauth://` URI for the QR code.
  * - A code is accepted for the current step or one step either side (clock drift), and each step at most once: the
  *   operator's `totp_last_step` only grows (`OperatorRepository.useTotpStep`), so a replayed code is refused.
+ * - Rotating `KEY_ENCRYPTION_KEYS` re-seals the secrets: the admin host's start re-seals every one sealed under
+ *   another key than the primary ({@link resealTotpSecrets}), as the identity host does the signing keys.
  * - Recovery codes are ten random `xxxxx-xxxxx` codes (50 bits each, lower-case base32), kept as SHA-256 digests of
  *   their normalized form (lower case, no dash or space); each works once.
  */
+import type * as Db from "@propline/db/Db"
 import { Effect, Either } from "effect"
 import { randomBytes } from "node:crypto"
 import * as OTPAuth from "otpauth"
+import { OperatorRepository } from "../identity/OperatorRepository.js"
 import { sha256Hex } from "../platform/Digest.js"
-import { KeyEncryption } from "../platform/KeyEncryption.js"
+import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
+import * as Sql from "../platform/Sql.js"
 
 /** The issuer authenticator apps show beside the account. */
 export const TOTP_ISSUER = "Propline"
@@ -52,6 +57,34 @@ export const sealSecret = (operatorId: string, secret: string) =>
 /** The operator's secret from its envelope; an envelope that does not open is a defect (the wrong keyring). */
 export const openSecret = (operatorId: string, envelope: string) =>
   Effect.map(KeyEncryption, (keyring) => Either.getOrThrow(keyring.open(envelope, context(operatorId))))
+
+/**
+ * Re-seals every operator's TOTP secret (confirmed or pending) sealed under another key-encryption key than the
+ * keyring's primary, in one transaction holding the rows' locks; opens each once, so a keyring that can't open one
+ * fails here with a {@link KeyEncryptionError} (start-up refused) and writes nothing. Returns how many operators'
+ * rows it wrote. (`SigningKeys.sealStoredKeys` does the same for the token-signing keys.)
+ */
+export const resealTotpSecrets = (keyring: Keyring): Effect.Effect<number, KeyEncryptionError, Db.Db | OperatorRepository> =>
+  Effect.flatMap(OperatorRepository, (operators) =>
+    Sql.transaction(
+      Effect.gen(function* () {
+        let written = 0
+        for (const row of yield* operators.sealedTotpSecrets) {
+          const again = (envelope: string | null) =>
+            envelope === null ? Either.right(undefined) : resealed(keyring, { plaintext: null, envelope }, context(row.id))
+          const secret = yield* again(row.totpSecretEnvelope)
+          const pending = yield* again(row.totpPendingEnvelope)
+          if (secret === undefined && pending === undefined) continue
+          yield* operators.setTotpEnvelopes(row.id, {
+            totpSecretEnvelope: secret ?? row.totpSecretEnvelope,
+            totpPendingEnvelope: pending ?? row.totpPendingEnvelope
+          })
+          written++
+        }
+        return written
+      })
+    )
+  ).pipe(Effect.withSpan("SecondFactor.resealTotpSecrets"))
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
 

@@ -136,6 +136,27 @@ export class OperatorRepository extends Effect.Service<OperatorRepository>()("@p
     ) => Sql.query((db) => db.updateTable("operators").set({ ...changes, updatedAt: now }).where("id", "=", id).execute()),
 
     /**
+     * Every operator's sealed TOTP secrets (the confirmed one and an enrolment's pending one), by id, each row locked:
+     * the re-sealing under a new key-encryption key at start-up. Call inside `Sql.transaction`.
+     */
+    sealedTotpSecrets: Sql.query((db) =>
+      db
+        .selectFrom("operators")
+        .select(["id", "totpSecretEnvelope", "totpPendingEnvelope"])
+        .where((eb) => eb.or([eb("totpSecretEnvelope", "is not", null), eb("totpPendingEnvelope", "is not", null)]))
+        .orderBy("id")
+        .forUpdate()
+        .execute()
+    ),
+
+    /**
+     * Stores an operator's TOTP envelopes re-sealed (the same secrets under another key-encryption key): not a change
+     * of the operator, so `updated_at` stays.
+     */
+    setTotpEnvelopes: (id: string, envelopes: { readonly totpSecretEnvelope: string | null; readonly totpPendingEnvelope: string | null }) =>
+      Sql.query((db) => db.updateTable("operators").set(envelopes).where("id", "=", id).execute()).pipe(Effect.asVoid),
+
+    /**
      * Records that a TOTP code of time step `step` was used: true when `step` is later than the last one used, so
      * a code (or an earlier one) is accepted at most once, whatever runs concurrently.
      */

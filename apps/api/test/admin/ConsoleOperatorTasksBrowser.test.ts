@@ -5,9 +5,9 @@
  * counts and warnings for an empty and a duplicate run; no "Prepare for signing" on a terminated contract; the
  * detail pages of invoice runs, proposals, booking requests and signing attempts, reached from lists and from the
  * audit log; the pending booking list paged; money, dates and times in the organization's locale (sv-SE, then
- * nb-NO) with the ISO value on hover; the navigation folded below 768 px; an integration configuration's status
- * read again by itself. Every page is checked at 1280 and 390 px — no horizontal scrollbar, a screenshot in
- * `apps/api/.artifacts/screenshots/tasks-*.png`, and axe-core with no violation.
+ * nb-NO) with the ISO value on hover ("11250.00 SEK", an ISO instant); the navigation folded below 768 px; an
+ * integration configuration's status read again by itself. Every page is checked at 1280 and 390 px — no
+ * horizontal scrollbar, a screenshot in `apps/api/.artifacts/screenshots/tasks-*.png`, and axe-core with no violation.
  */
 import * as Db from "@propline/db/Db"
 import type { Browser, Page } from "playwright-core"
@@ -271,6 +271,16 @@ describe.skipIf(executablePath === undefined)("the operator's tasks of issue 25 
       page.evaluate((tag) => new Intl.NumberFormat(tag, { style: "currency", currency: "SEK" }).format(11250), locale)
     const totals = async () => (await page.locator("tbody td.number").allTextContents()).join(" | ")
     expect(await totals()).toContain(await expected("sv-SE"))
+    // Each amount carries its ISO value (decimal in major units, then the code) as title and machine value.
+    const amounts = page.locator("tbody td.number data")
+    expect(await page.locator('tbody td.number data[title="11250.00 SEK"]').count()).toBeGreaterThan(0)
+    const amount = amounts.first()
+    const iso = (await amount.getAttribute("title"))!
+    expect(iso).toMatch(/^-?\d+\.\d{2} SEK$/)
+    expect(await amount.getAttribute("value")).toBe(iso)
+    expect(await amount.textContent()).toBe(
+      await page.evaluate((major) => new Intl.NumberFormat("sv-SE", { style: "currency", currency: "SEK" }).format(major), Number(iso.split(" ")[0]))
+    )
     const time = page.locator("tbody time").first()
     expect(await time.getAttribute("title")).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     expect(await time.textContent()).not.toMatch(/AM|PM/)

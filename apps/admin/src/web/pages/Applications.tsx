@@ -10,6 +10,7 @@ import { When } from "../ui/Time.js"
 import { Link } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, SecretOnce, Status, Table } from "../ui.js"
+import { Change, ChangeButton, ChangeForm } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 
 const ROLES: ReadonlyArray<readonly [ApplicationRole, string]> = [
@@ -24,9 +25,11 @@ export const ApplicationsPage = () => (
   <ListPage
     title="Applications"
     actions={
-      <Link className="button" href="/applications/new">
-        New Application
-      </Link>
+      <Change hide>
+        <Link className="button" href="/applications/new">
+          New Application
+        </Link>
+      </Change>
     }
     filters={[
       { name: "q", label: "Name or client_id" },
@@ -183,7 +186,7 @@ export const NewApplicationPage = () => {
       <PageHeader title="New Application">
         <Link href="/applications">All Applications</Link>
       </PageHeader>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <Field label="Name" name="name" problem={problem} hint="How operators recognise it, e.g. the ERP's name.">
           {(input) => <input {...input} type="text" maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />}
@@ -192,7 +195,7 @@ export const NewApplicationPage = () => {
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Creating…" : "Create Application"}
         </button>
-      </form>
+      </ChangeForm>
     </>
   )
 }
@@ -211,14 +214,14 @@ const GrantForm = (props: { readonly detail: ApplicationDetail; readonly onDone:
   return (
     <details className="form-panel">
       <summary>Change roles and contexts</summary>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={action.problem} />
         <p className="hint">Tokens already issued keep their roles and contexts until they expire (at most 10 minutes).</p>
         <GrantFields grant={grant} problem={action.problem} />
         <button type="submit" disabled={action.busy}>
           Save roles and contexts
         </button>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -271,9 +274,9 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
           <>
             <ProblemNotice problem={action.problem} />
             <div className="record-actions actions">
-              <button type="button" className={application.status === "active" ? "danger" : undefined} onClick={toggleStatus} disabled={action.busy}>
+              <ChangeButton type="button" className={application.status === "active" ? "danger" : undefined} onClick={toggleStatus} disabled={action.busy}>
                 {application.status === "active" ? "Disable" : "Enable"}
-              </button>
+              </ChangeButton>
             </div>
             <Facts
               items={[
@@ -289,9 +292,9 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
             <section aria-labelledby="secrets-heading">
               <div className="section-header">
                 <h2 id="secrets-heading">Secrets</h2>
-                <button type="button" onClick={issue} disabled={action.busy}>
+                <ChangeButton type="button" onClick={issue} disabled={action.busy}>
                   New secret
-                </button>
+                </ChangeButton>
               </div>
               <p className="hint">At most 2 active secrets, so one can replace the other without downtime.</p>
               <Table caption="Secrets" head={["Ends in", "Created", "Last used", "Revoked", ""]}>
@@ -306,9 +309,9 @@ export const ApplicationPage = ({ id }: { readonly id: string }) => {
                     <td>{secret.revokedAt === null ? <Status value="active" /> : <When at={secret.revokedAt} />}</td>
                     <td>
                       {secret.revokedAt === null ? (
-                        <button type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)} disabled={action.busy}>
+                        <ChangeButton type="button" className="danger" onClick={() => revoke(secret.id, secret.lastFour)} disabled={action.busy}>
                           Revoke<span className="visually-hidden"> the secret ending in {secret.lastFour}</span>
-                        </button>
+                        </ChangeButton>
                       ) : null}
                     </td>
                   </tr>

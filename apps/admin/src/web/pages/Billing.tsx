@@ -6,11 +6,13 @@
 import { type FormEvent, useState } from "react"
 import type { InvoiceDetail, InvoiceSummary, RunOutcome } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
-import { money, percent } from "../format.js"
+import { percent } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { Period, When } from "../ui/Time.js"
 import { hrefWith, Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, type FilterSpec, GroupError, ListPage, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { ChangeButton, ChangeForm } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 import { RunOutcomeNotice, runWarnings, useRunActions } from "./InvoiceRunDetail.js"
 import { CancelledNotice, useProposalCancel } from "./ProposalDetail.js"
@@ -58,7 +60,7 @@ const NewRunForm = ({ onDone }: { readonly onDone: (outcome: RunOutcome) => void
   return (
     <details className="form-panel">
       <summary>New invoice run</summary>
-      <form className="form inline-form" onSubmit={submit} noValidate>
+      <ChangeForm className="form inline-form" onSubmit={submit} noValidate>
         <ProblemNotice problem={action.problem} />
         <Field label="Operational context" name="operationalContextId" problem={action.problem} hint="Its contracts and those of the contexts below it.">
           {(input) => (
@@ -86,7 +88,7 @@ const NewRunForm = ({ onDone }: { readonly onDone: (outcome: RunOutcome) => void
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Creating…" : "Create invoice run"}
         </button>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -135,12 +137,12 @@ export const InvoiceRunsPage = () => {
           <td className="row-actions">
             {run.status === "draft" ? (
               <>
-                <button type="button" onClick={() => void actions.approve(run)} disabled={actions.busy}>
+                <ChangeButton type="button" onClick={() => void actions.approve(run)} disabled={actions.busy}>
                   Approve<span className="visually-hidden"> the run {run.periodStart} – {run.periodEnd}</span>
-                </button>
-                <button type="button" className="secondary" onClick={() => void actions.carryOn(run)} disabled={actions.busy}>
+                </ChangeButton>
+                <ChangeButton type="button" className="secondary" onClick={() => void actions.carryOn(run)} disabled={actions.busy}>
                   Continue<span className="visually-hidden"> the run {run.periodStart} – {run.periodEnd}</span>
-                </button>
+                </ChangeButton>
               </>
             ) : null}
           </td>
@@ -165,8 +167,8 @@ const InvoiceRow = (invoice: InvoiceSummary) => (
     </td>
     <td>{invoice.documentKind}</td>
     <td>{invoice.recipientAgentName}</td>
-    <td className="number">{money(invoice.totalGrossMinorUnits, invoice.currency)}</td>
-    <td className="number">{invoice.balanceMinorUnits === null ? "—" : money(invoice.balanceMinorUnits, invoice.currency)}</td>
+    <td className="number"><Money minorUnits={invoice.totalGrossMinorUnits} currency={invoice.currency} /></td>
+    <td className="number">{invoice.balanceMinorUnits === null ? "—" : <Money minorUnits={invoice.balanceMinorUnits} currency={invoice.currency} />}</td>
     <td>
       <Status value={invoice.status} />
       {invoice.failureReason === null ? null : <p className="muted">{invoice.failureReason}</p>}
@@ -258,7 +260,7 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
   return (
     <details className="form-panel">
       <summary>Credit this invoice</summary>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={action.problem} />
         <fieldset>
           <legend>What to credit</legend>
@@ -278,7 +280,12 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
                   name={`line-${line.id}`}
                   pointer={`/scope/lines/${sentLineIds.indexOf(line.id)}/netMinorUnits`}
                   problem={action.problem}
-                  hint={`Up to ${money(line.netMinorUnits + line.creditedNetMinorUnits, invoice.currency)} left of ${money(line.netMinorUnits, invoice.currency)}.`}
+                  hint={
+                    <>
+                      Up to <Money minorUnits={line.netMinorUnits + line.creditedNetMinorUnits} currency={invoice.currency} /> left of{" "}
+                      <Money minorUnits={line.netMinorUnits} currency={invoice.currency} />.
+                    </>
+                  }
                 >
                   {(input) => (
                     <input
@@ -304,7 +311,7 @@ const CreditForm = ({ detail, onDone }: { readonly detail: InvoiceDetail; readon
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Crediting…" : "Create credit note"}
         </button>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -329,19 +336,19 @@ const InvoiceActions = ({ detail, reload }: { readonly detail: InvoiceDetail; re
       <ProblemNotice problem={action.problem} />
       {credited === undefined ? null : (
         <p className="notice" role="status">
-          Credit note <Link href={`/billing/invoices/${credited.id}`}>{credited.invoiceNumber}</Link> created, {money(credited.totalGrossMinorUnits, credited.currency)}.
+          Credit note <Link href={`/billing/invoices/${credited.id}`}>{credited.invoiceNumber}</Link> created, <Money minorUnits={credited.totalGrossMinorUnits} currency={credited.currency} />.
         </p>
       )}
       <div className="actions">
         {invoice.status === "created" ? (
-          <button type="button" onClick={approve} disabled={action.busy}>
+          <ChangeButton type="button" onClick={approve} disabled={action.busy}>
             Approve
-          </button>
+          </ChangeButton>
         ) : null}
         {deletable ? (
-          <button type="button" className="danger" onClick={remove} disabled={action.busy}>
+          <ChangeButton type="button" className="danger" onClick={remove} disabled={action.busy}>
             Delete
-          </button>
+          </ChangeButton>
         ) : null}
       </div>
       {creditable ? (
@@ -374,10 +381,10 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
             items={[
               ["Customer", invoice.recipientAgentName],
               ["Status", <Status value={invoice.status} />],
-              ["Total, net", money(invoice.totalNetMinorUnits, invoice.currency)],
-              ["VAT", money(invoice.totalVatMinorUnits, invoice.currency)],
-              ["Total", money(invoice.totalGrossMinorUnits, invoice.currency)],
-              ["Balance", invoice.balanceMinorUnits === null ? "not sent yet" : money(invoice.balanceMinorUnits, invoice.currency)],
+              ["Total, net", <Money minorUnits={invoice.totalNetMinorUnits} currency={invoice.currency} />],
+              ["VAT", <Money minorUnits={invoice.totalVatMinorUnits} currency={invoice.currency} />],
+              ["Total", <Money minorUnits={invoice.totalGrossMinorUnits} currency={invoice.currency} />],
+              ["Balance", invoice.balanceMinorUnits === null ? "not sent yet" : <Money minorUnits={invoice.balanceMinorUnits} currency={invoice.currency} />],
               ["Invoice date", invoice.requestedInvoiceDate],
               ["Due date", invoice.requestedDueDate ?? "—"],
               ["External reference", invoice.externalReference ?? "—"],
@@ -394,11 +401,11 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
               <tr key={line.id}>
                 <td>{line.position}</td>
                 <td>{line.description}</td>
-                <td className="number">{money(line.netMinorUnits, invoice.currency)}</td>
+                <td className="number"><Money minorUnits={line.netMinorUnits} currency={invoice.currency} /></td>
                 <td>{percent(line.vatRateBasisPoints)}</td>
-                <td className="number">{money(line.vatMinorUnits, invoice.currency)}</td>
-                <td className="number">{money(line.grossMinorUnits, invoice.currency)}</td>
-                <td className="number">{line.creditedNetMinorUnits === 0 ? "—" : money(line.creditedNetMinorUnits, invoice.currency)}</td>
+                <td className="number"><Money minorUnits={line.vatMinorUnits} currency={invoice.currency} /></td>
+                <td className="number"><Money minorUnits={line.grossMinorUnits} currency={invoice.currency} /></td>
+                <td className="number">{line.creditedNetMinorUnits === 0 ? "—" : <Money minorUnits={line.creditedNetMinorUnits} currency={invoice.currency} />}</td>
               </tr>
             ))}
           </Table>
@@ -410,7 +417,7 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
                 <td>
                   <code>{payment.paymentId}</code>
                 </td>
-                <td className="number">{money(payment.amountMinorUnits, invoice.currency)}</td>
+                <td className="number"><Money minorUnits={payment.amountMinorUnits} currency={invoice.currency} /></td>
                 <td>{payment.paidOn}</td>
                 <td>{payment.reversedOn === null ? "—" : `${payment.reversedOn}${payment.reversalReason === null ? "" : `: ${payment.reversalReason}`}`}</td>
               </tr>
@@ -425,7 +432,7 @@ export const InvoicePage = ({ id }: { readonly id: string }) => (
                     <td>
                       <code>{writeOff.writeOffId}</code>
                     </td>
-                    <td className="number">{money(writeOff.amountMinorUnits, invoice.currency)}</td>
+                    <td className="number"><Money minorUnits={writeOff.amountMinorUnits} currency={invoice.currency} /></td>
                     <td>{writeOff.writtenOffOn}</td>
                     <td>{writeOff.reason ?? "—"}</td>
                   </tr>
@@ -485,7 +492,7 @@ export const ProposalsPage = () => {
           </td>
           <td>{proposal.documentKind}</td>
           <td>{proposal.recipientAgentName}</td>
-          <td className="number">{money(proposal.totalGrossMinorUnits, proposal.currency)}</td>
+          <td className="number"><Money minorUnits={proposal.totalGrossMinorUnits} currency={proposal.currency} /></td>
           <td>
             <Status value={proposal.status} />
             {proposal.rejectionReason === null ? null : <p className="muted">{proposal.rejectionReason}</p>}
@@ -494,9 +501,9 @@ export const ProposalsPage = () => {
           <td><When at={proposal.createdAt} /></td>
           <td className="row-actions">
             {proposal.status === "proposed" ? (
-              <button type="button" className="danger" onClick={() => void cancelling.cancel(proposal)} disabled={cancelling.busy}>
+              <ChangeButton type="button" className="danger" onClick={() => void cancelling.cancel(proposal)} disabled={cancelling.busy}>
                 Cancel<span className="visually-hidden"> proposal {proposal.invoiceNumber ?? ""} for {proposal.recipientAgentName}</span>
-              </button>
+              </ChangeButton>
             ) : null}
           </td>
         </tr>
@@ -520,7 +527,7 @@ export const WithdrawalQueuePage = () => (
       <tr key={withdrawal.invoiceId}>
         <td>{withdrawal.invoiceNumber}</td>
         <td>{withdrawal.documentKind}</td>
-        <td className="number">{money(withdrawal.totalGrossMinorUnits, withdrawal.currency)}</td>
+        <td className="number"><Money minorUnits={withdrawal.totalGrossMinorUnits} currency={withdrawal.currency} /></td>
         <td>
           <Status value={withdrawal.invoiceStatus} />
         </td>

@@ -9,6 +9,7 @@ import { useMemo } from "react"
 import { call } from "../api.js"
 import { ChartCanvas, SERIES_COLOURS } from "../charts.js"
 import { money } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { useLoad } from "../session.js"
 import { Loading, ProblemNotice, Table } from "../ui.js"
 
@@ -96,9 +97,9 @@ export const BillingChartsSection = () => {
               <tr key={`${row.month} ${row.currency}`}>
                 <td>{row.month}</td>
                 <td>{row.currency}</td>
-                <td className="number">{money(row.invoicedMinorUnits, row.currency)}</td>
-                <td className="number">{money(row.paidMinorUnits, row.currency)}</td>
-                <td className="number">{money(row.overdueMinorUnits, row.currency)}</td>
+                <td className="number"><Money minorUnits={row.invoicedMinorUnits} currency={row.currency} /></td>
+                <td className="number"><Money minorUnits={row.paidMinorUnits} currency={row.currency} /></td>
+                <td className="number"><Money minorUnits={row.overdueMinorUnits} currency={row.currency} /></td>
               </tr>
             ))}
           </Table>
@@ -113,7 +114,7 @@ export const BillingChartsSection = () => {
                   <td>{row.currency}</td>
                   <td>{ageLabel(row.age)}</td>
                   <td className="number">{row.count}</td>
-                  <td className="number">{money(row.balanceMinorUnits, row.currency)}</td>
+                  <td className="number"><Money minorUnits={row.balanceMinorUnits} currency={row.currency} /></td>
                 </tr>
               ))
             )}

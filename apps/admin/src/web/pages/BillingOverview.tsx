@@ -5,7 +5,9 @@
  */
 import type { OverviewBucket } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
+import { isoMoney } from "../../Money.js"
 import { money } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { hrefWith, Link } from "../router.js"
 import { useLoad } from "../session.js"
 import { Loading, PageHeader, ProblemNotice, Table } from "../ui.js"
@@ -42,6 +44,7 @@ const CurrencyChart = ({ currency, buckets }: { readonly currency: string; reado
               <rect x={LABEL_WIDTH} y={y + 3} width={Math.max(2, width)} height={BAR_HEIGHT - 8} rx={3} className={`bar bar-${row.status}`} />
               <text x={LABEL_WIDTH + 6} y={y + BAR_HEIGHT / 2 + 5} className="chart-value">
                 {`${row.count} · ${money(row.grossMinorUnits, currency)}`}
+                <title>{isoMoney(row.grossMinorUnits, currency)}</title>
               </text>
             </g>
           )
@@ -84,8 +87,8 @@ export const BillingOverviewPage = () => {
               <Link href={hrefWith("/billing/invoices", { status: bucket.status, currency: bucket.currency })}>{bucket.status}</Link>
             </td>
             <td className="number">{bucket.count}</td>
-            <td className="number">{money(bucket.grossMinorUnits, bucket.currency)}</td>
-            <td className="number">{money(bucket.balanceMinorUnits, bucket.currency)}</td>
+            <td className="number"><Money minorUnits={bucket.grossMinorUnits} currency={bucket.currency} /></td>
+            <td className="number"><Money minorUnits={bucket.balanceMinorUnits} currency={bucket.currency} /></td>
           </tr>
         ))}
       </Table>

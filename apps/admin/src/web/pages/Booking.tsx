@@ -6,13 +6,15 @@
  */
 import type { BookingRequestView } from "@propline/contract/BookingAdmin"
 import { call } from "../api.js"
-import { currentLocale, money, percent } from "../format.js"
+import { currentLocale, percent } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { When } from "../ui/Time.js"
 import { hrefWith, Link, useLocation } from "../router.js"
 import { useLoad } from "../session.js"
 import { CancelBooking } from "./BookingCancel.js"
 import { ResourceOffer } from "./BookingSetup.js"
 import { Empty, Facts, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, Table, useQuery } from "../ui.js"
+import { Change, ChangeButton } from "../ui/Change.js"
 import { DecisionNotice, useBookingDecision } from "./BookingRequestDetail.js"
 
 const WEEKDAY_NAMES = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -24,9 +26,11 @@ export const ResourcesPage = () => (
   <ListPage
     title="Resources"
     actions={
-      <Link className="button" href="/booking/resources/new">
-        New resource
-      </Link>
+      <Change hide>
+        <Link className="button" href="/booking/resources/new">
+          New resource
+        </Link>
+      </Change>
     }
     filters={[
       { name: "q", label: "Name" },
@@ -78,9 +82,11 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
     {(found, reload) => (
       <>
         <div className="record-actions actions">
-          <Link className="button" href={`/booking/resources/${found.resource.id}/setup`}>
-            Edit the setup
-          </Link>
+          <Change hide>
+            <Link className="button" href={`/booking/resources/${found.resource.id}/setup`}>
+              Edit the setup
+            </Link>
+          </Change>
         </div>
         <Facts
           items={[
@@ -118,7 +124,7 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
             <tr key={rule.name}>
               <td>{rule.name}</td>
               <td>{rule.unit}</td>
-              <td className="number">{money(rule.amountMinorUnits, found.resource.currency)}</td>
+              <td className="number"><Money minorUnits={rule.amountMinorUnits} currency={found.resource.currency} /></td>
               <td>{percent(rule.vatRateBasisPoints)}</td>
               <td>{rule.weekdays.map((weekday) => WEEKDAY_NAMES[weekday]?.slice(0, 3)).join(", ")}</td>
               <td>{rule.windowFrom === null ? "all day" : `${rule.windowFrom}–${rule.windowTo}`}</td>
@@ -132,7 +138,7 @@ export const ResourcePage = ({ id }: { readonly id: string }) => (
             <tr key={product.id}>
               <td>{product.name}</td>
               <td>{product.category}</td>
-              <td className="number">{money(product.unitPriceMinorUnits, product.currency)}</td>
+              <td className="number"><Money minorUnits={product.unitPriceMinorUnits} currency={product.currency} /></td>
               <td>{percent(product.vatRateBasisPoints)}</td>
               <td>{product.leadTimeMinutes} min</td>
             </tr>
@@ -151,9 +157,11 @@ export const AddOnProductsPage = () => (
   <ListPage
     title="Add-on products"
     actions={
-      <Link className="button" href="/booking/add-on-products/new">
-        New add-on product
-      </Link>
+      <Change hide>
+        <Link className="button" href="/booking/add-on-products/new">
+          New add-on product
+        </Link>
+      </Change>
     }
     filters={[{ name: "q", label: "Name" }]}
     fetch={(query) => call((client) => client.booking.listAddOnProducts({ urlParams: { q: query["q"], cursor: query["cursor"] } }))}
@@ -165,7 +173,7 @@ export const AddOnProductsPage = () => (
           <Link href={`/booking/add-on-products/${product.id}`}>{product.name}</Link>
         </td>
         <td>{product.category}</td>
-        <td className="number">{money(product.unitPriceMinorUnits, product.currency)}</td>
+        <td className="number"><Money minorUnits={product.unitPriceMinorUnits} currency={product.currency} /></td>
         <td>{percent(product.vatRateBasisPoints)}</td>
         <td>{product.leadTimeMinutes} min</td>
         <td>{product.retiredAt === null ? "yes" : `retired $<When at={product.retiredAt} />`}</td>
@@ -210,7 +218,7 @@ const RequestCard = ({
     </p>
     <p>
       <Link href={`/booking/requests/${request.id}`}>{request.guestName}</Link>
-      {request.companyName === null ? "" : `, ${request.companyName}`} · {money(request.totalGrossMinorUnits, request.currency)}
+      {request.companyName === null ? "" : `, ${request.companyName}`} · <Money minorUnits={request.totalGrossMinorUnits} currency={request.currency} />
     </p>
     <p>
       <Status value={request.status} />
@@ -219,12 +227,12 @@ const RequestCard = ({
     {request.declineReason === null ? null : <p className="muted">{request.declineReason}</p>}
     {request.status === "pending" ? (
       <p className="row-actions">
-        <button type="button" onClick={() => decide(request, "approve")}>
+        <ChangeButton type="button" onClick={() => decide(request, "approve")}>
           Approve<span className="visually-hidden"> {request.guestName}'s booking of {request.resourceName}</span>
-        </button>
-        <button type="button" className="danger" onClick={() => decide(request, "decline")}>
+        </ChangeButton>
+        <ChangeButton type="button" className="danger" onClick={() => decide(request, "decline")}>
           Decline<span className="visually-hidden"> {request.guestName}'s booking of {request.resourceName}</span>
-        </button>
+        </ChangeButton>
       </p>
     ) : null}
     <CancelBooking request={request} onCancelled={reload} />

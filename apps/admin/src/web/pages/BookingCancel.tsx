@@ -8,6 +8,7 @@ import { type FormEvent, useState } from "react"
 import { call } from "../api.js"
 import { useAction } from "../session.js"
 import { ProblemNotice } from "../ui.js"
+import { ChangeButton, ChangeForm } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 
 const LATE_CHOICES = [
@@ -27,9 +28,9 @@ export const CancelBooking = ({ request, onCancelled }: { readonly request: Book
   const who = `${request.guestName}'s booking of ${request.resourceName}`
   if (!open) {
     return (
-      <button type="button" className="danger" onClick={() => setOpen(true)}>
+      <ChangeButton type="button" className="danger" onClick={() => setOpen(true)}>
         Cancel booking…<span className="visually-hidden"> {who}</span>
-      </button>
+      </ChangeButton>
     )
   }
   const submit = async (event: FormEvent) => {
@@ -58,7 +59,7 @@ export const CancelBooking = ({ request, onCancelled }: { readonly request: Book
     }
   }
   return (
-    <form className="cancel-booking" aria-label={`Cancel ${who}`} onSubmit={(event) => void submit(event)}>
+    <ChangeForm className="cancel-booking" aria-label={`Cancel ${who}`} onSubmit={(event) => void submit(event)}>
       <ProblemNotice problem={action.problem} />
       <label>
         Reason (optional)
@@ -82,6 +83,6 @@ export const CancelBooking = ({ request, onCancelled }: { readonly request: Book
           Keep booking
         </button>
       </p>
-    </form>
+    </ChangeForm>
   )
 }

@@ -6,10 +6,12 @@
 import { useState } from "react"
 import type { BookingRequestView } from "@propline/contract/BookingAdmin"
 import { call } from "../api.js"
-import { currentLocale, money } from "../format.js"
+import { currentLocale } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { Link } from "../router.js"
 import { useAction } from "../session.js"
 import { Facts, ProblemNotice, RecordPage, Status } from "../ui.js"
+import { ChangeButton } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 import { When } from "../ui/Time.js"
 
@@ -37,7 +39,7 @@ export const useBookingDecision = (onDone: (request: BookingRequestView) => void
         title: `Approve ${bookingName(request)}?`,
         body: (
           <p>
-            {slot(request)}, {money(request.totalGrossMinorUnits, request.currency)}. The slot is booked and the guest is told it is
+            {slot(request)}, <Money minorUnits={request.totalGrossMinorUnits} currency={request.currency} />. The slot is booked and the guest is told it is
             confirmed.
           </p>
         ),
@@ -95,7 +97,7 @@ const RequestContent = ({ request, reload }: { readonly request: BookingRequestV
           ["Resource's time zone", request.timeZone],
           ["Guest", `${request.guestName} <${request.guestEmail}>`],
           ["Company", request.companyName ?? "—"],
-          ["Total", money(request.totalGrossMinorUnits, request.currency)],
+          ["Total", <Money minorUnits={request.totalGrossMinorUnits} currency={request.currency} />],
           ["Held until", request.status === "pending" ? <When at={request.holdExpiresAt} /> : "—"],
           ["Requested", <When at={request.createdAt} />]
         ]}
@@ -114,12 +116,12 @@ const RequestContent = ({ request, reload }: { readonly request: BookingRequestV
       )}
       {request.status === "pending" ? (
         <div className="record-actions actions">
-          <button type="button" onClick={() => void decision.decide(request, "approve")} disabled={decision.busy}>
+          <ChangeButton type="button" onClick={() => void decision.decide(request, "approve")} disabled={decision.busy}>
             Approve
-          </button>
-          <button type="button" className="danger" onClick={() => void decision.decide(request, "decline")} disabled={decision.busy}>
+          </ChangeButton>
+          <ChangeButton type="button" className="danger" onClick={() => void decision.decide(request, "decline")} disabled={decision.busy}>
             Decline
-          </button>
+          </ChangeButton>
         </div>
       ) : null}
     </>

@@ -14,6 +14,7 @@ import { call, type Problem, type Result } from "../api.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Field, GroupError, Loading, PageHeader, ProblemNotice } from "../ui.js"
+import { ChangeForm } from "../ui/Change.js"
 import { TimeZoneInput } from "../ui/TimeZoneInput.js"
 
 const WEEKDAYS: ReadonlyArray<readonly [number, string]> = [
@@ -411,7 +412,7 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
     </Field>
   )
   return (
-    <form className="form form-wide" onSubmit={submit} noValidate>
+    <ChangeForm className="form form-wide" onSubmit={submit} noValidate>
       <ProblemNotice problem={problem} />
       <fieldset>
         <legend>The resource</legend>
@@ -573,7 +574,7 @@ const ResourceForm = (props: { readonly initial: ResourceDraft; readonly resourc
       <button type="submit" disabled={action.busy}>
         {action.busy ? "Saving…" : props.resourceId === undefined ? "Create resource" : "Save the setup"}
       </button>
-    </form>
+    </ChangeForm>
   )
 }
 
@@ -624,7 +625,7 @@ export const ResourceOffer = ({ detail, onDone }: { readonly detail: ResourceDet
       <ProblemNotice problem={action.problem} />
       <details className="form-panel">
         <summary>Choose the add-ons offered</summary>
-        <form className="form" onSubmit={offer} noValidate>
+        <ChangeForm className="form" onSubmit={offer} noValidate>
           {products.load._tag === "loading" ? <Loading /> : null}
           {products.load._tag === "failed" ? <ProblemNotice problem={products.load.problem} /> : null}
           {products.load._tag === "loaded" ? (
@@ -647,12 +648,12 @@ export const ResourceOffer = ({ detail, onDone }: { readonly detail: ResourceDet
           <button type="submit" disabled={action.busy}>
             Save the add-ons
           </button>
-        </form>
+        </ChangeForm>
       </details>
       <section aria-labelledby="sellers-heading">
         <h2 id="sellers-heading">Sold through</h2>
         <p>{detail.sellers.length === 0 ? "No Application sells it yet." : detail.sellers.map((s) => `${s.name} (${s.clientId})`).join(", ")}</p>
-        <form className="inline-form filters" onSubmit={allow} noValidate aria-label="Sellers">
+        <ChangeForm className="inline-form filters" onSubmit={allow} noValidate aria-label="Sellers">
           <Field label="Let an Application sell it" name="applicationId" problem={action.problem}>
             {(input) => (
               <select {...input} value={seller} onChange={(event) => setSeller(event.target.value)}>
@@ -674,7 +675,7 @@ export const ResourceOffer = ({ detail, onDone }: { readonly detail: ResourceDet
               Allow
             </button>
           </div>
-        </form>
+        </ChangeForm>
       </section>
     </>
   )
@@ -770,7 +771,7 @@ const ProductForm = (props: { readonly initial: ProductDraft; readonly productId
     </Field>
   )
   return (
-    <form className="form form-wide" onSubmit={submit} noValidate>
+    <ChangeForm className="form form-wide" onSubmit={submit} noValidate>
       <ProblemNotice problem={problem} />
       <Field label="Name" name="name" pointer="/name" problem={problem}>
         {(input) => <input {...input} type="text" value={draft.name} onChange={(event) => set({ name: event.target.value })} />}
@@ -829,7 +830,7 @@ const ProductForm = (props: { readonly initial: ProductDraft; readonly productId
       <button type="submit" disabled={action.busy}>
         {action.busy ? "Saving…" : props.productId === undefined ? "Create add-on product" : "Save the add-on product"}
       </button>
-    </form>
+    </ChangeForm>
   )
 }
 

@@ -12,6 +12,7 @@ import { When } from "../ui/Time.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Empty, Facts, Field, ListPage, PageHeader, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { Change, ChangeButton, ChangeForm } from "../ui/Change.js"
 import { GrantFields, useGrant } from "./Applications.js"
 import { AppWebhookSection } from "./Webhooks.js"
 import { useDialog } from "../ui/Dialog.js"
@@ -24,9 +25,11 @@ export const ConnectorAppsPage = () => (
     title="Connector apps"
     intro="Apps that integrate through installations: each signs its own token requests with its keys. Install one to let it act in your organization."
     actions={
-      <Link className="button" href="/connector-apps/new">
-        Register a connector app
-      </Link>
+      <Change hide>
+        <Link className="button" href="/connector-apps/new">
+          Register a connector app
+        </Link>
+      </Change>
     }
     filters={[
       { name: "q", label: "Name or app id" },
@@ -106,7 +109,7 @@ export const NewConnectorAppPage = () => {
       <PageHeader title="Register a connector app">
         <Link href="/connector-apps">All connector apps</Link>
       </PageHeader>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <p className="hint">Your organization publishes the app: only its operators can add or retire the app's keys.</p>
         {text("App id", "appId", "3 to 64 lower-case letters, digits and single hyphens, starting with a letter: the app's client_id for good.")}
@@ -118,7 +121,7 @@ export const NewConnectorAppPage = () => {
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Registering…" : "Register the app"}
         </button>
-      </form>
+      </ChangeForm>
     </>
   )
 }
@@ -142,7 +145,7 @@ const AddKeyForm = ({ appId, onDone }: { readonly appId: string; readonly onDone
   return (
     <details className="form-panel">
       <summary>Add a key</summary>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <Field label="Public key (JWK)" name="jwk" hint={JWK_HINT} problem={problem}>
           {(input) => <textarea {...input} rows={5} className="code" value={jwk} onChange={(event) => setJwk(event.target.value)} />}
@@ -150,7 +153,7 @@ const AddKeyForm = ({ appId, onDone }: { readonly appId: string; readonly onDone
         <button type="submit" disabled={action.busy}>
           Add the key
         </button>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -172,14 +175,14 @@ const GrantForm = (props: { readonly appId: string; readonly installation: Insta
     if (done !== undefined) props.onDone()
   }
   return (
-    <form className="form" onSubmit={submit} noValidate>
+    <ChangeForm className="form" onSubmit={submit} noValidate>
       <ProblemNotice problem={action.problem} />
       <p className="hint">Its tokens always carry the integrations role too. Tokens already issued keep theirs until they expire (at most 10 minutes).</p>
       <GrantFields grant={grant} problem={action.problem} who="the installation's" />
       <button type="submit" disabled={action.busy}>
         {installationId === undefined ? "Install" : "Save roles and contexts"}
       </button>
-    </form>
+    </ChangeForm>
   )
 }
 
@@ -217,22 +220,24 @@ const InstallationSection = ({ detail, reload }: { readonly detail: ConnectorApp
           />
           <div className="actions record-actions">
             {installation.status === "active" ? (
-              <button type="button" className="danger" onClick={() => act("suspend", installation.id)} disabled={action.busy}>
+              <ChangeButton type="button" className="danger" onClick={() => act("suspend", installation.id)} disabled={action.busy}>
                 Suspend
-              </button>
+              </ChangeButton>
             ) : (
-              <button type="button" onClick={() => act("resume", installation.id)} disabled={action.busy}>
+              <ChangeButton type="button" onClick={() => act("resume", installation.id)} disabled={action.busy}>
                 Resume
-              </button>
+              </ChangeButton>
             )}
-            <button type="button" className="danger" onClick={() => act("remove", installation.id)} disabled={action.busy}>
+            <ChangeButton type="button" className="danger" onClick={() => act("remove", installation.id)} disabled={action.busy}>
               Remove
-            </button>
+            </ChangeButton>
           </div>
           <p>
             <Link href={`/integration-configurations?installationId=${installation.id}`}>Integration configurations of this installation</Link>
-            {" · "}
-            <Link href={`/integration-configurations/new?installationId=${installation.id}`}>New configuration</Link>
+            <Change hide>
+              {" · "}
+              <Link href={`/integration-configurations/new?installationId=${installation.id}`}>New configuration</Link>
+            </Change>
           </p>
           <details className="form-panel">
             <summary>Change roles and contexts</summary>
@@ -296,9 +301,9 @@ export const ConnectorAppPage = ({ id }: { readonly id: string }) => {
                     <td><When at={key.retiredAt} /></td>
                     <td className="row-actions">
                       {app.publishedByYou && key.status === "active" ? (
-                        <button type="button" className="danger" onClick={() => retire(key.kid)} disabled={action.busy}>
+                        <ChangeButton type="button" className="danger" onClick={() => retire(key.kid)} disabled={action.busy}>
                           Retire<span className="visually-hidden"> the key {key.kid}</span>
-                        </button>
+                        </ChangeButton>
                       ) : null}
                     </td>
                   </tr>

@@ -1,7 +1,8 @@
 /** Customers and contracts: lists filtered in the URL, and each record's page. */
 import type { ContractSummary, CustomerSummary } from "@propline/contract/CustomersAdmin"
 import { call } from "../api.js"
-import { money, percent } from "../format.js"
+import { percent } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { When } from "../ui/Time.js"
 import { hrefWith, Link } from "../router.js"
 import { Facts, ListPage, RecordPage, Status, Table } from "../ui.js"
@@ -48,7 +49,7 @@ const ContractRow = (contract: ContractSummary) => (
       <Link href={`/customers/${contract.customerId}`}>{contract.customerName}</Link>
     </td>
     <td>{contract.operationalContextName}</td>
-    <td className="number">{money(contract.monthlyNetMinorUnits, contract.currency)}</td>
+    <td className="number"><Money minorUnits={contract.monthlyNetMinorUnits} currency={contract.currency} /></td>
     <td>{contract.startsOn}</td>
     <td>{contract.endsOn ?? "open-ended"}</td>
     <td>
@@ -140,7 +141,7 @@ export const ContractPage = ({ id }: { readonly id: string }) => (
           {lines.map((line) => (
             <tr key={line.id}>
               <td>{line.description}</td>
-              <td className="number">{money(line.monthlyNetMinorUnits, contract.currency)}</td>
+              <td className="number"><Money minorUnits={line.monthlyNetMinorUnits} currency={contract.currency} /></td>
               <td>{percent(line.vatRateBasisPoints)}</td>
             </tr>
           ))}

@@ -14,6 +14,7 @@ import { When } from "../ui/Time.js"
 import { Link, navigate } from "../router.js"
 import { useAction, useLoad } from "../session.js"
 import { Facts, Field, GroupError, ListPage, Loading, PageHeader, ProblemNotice, RecordPage, Status, useCopy, useQuery } from "../ui.js"
+import { Change, ChangeButton, ChangeForm } from "../ui/Change.js"
 import { ContextChoices, toggled } from "./Applications.js"
 import { useDialog } from "../ui/Dialog.js"
 import { AutoRefresh } from "../ui/AutoRefresh.js"
@@ -57,9 +58,11 @@ export const IntegrationConfigurationsPage = () => {
       version={version}
       intro="What each installed connector app does for which operational contexts. Create one, press Connect, and finish the set-up at the connector."
       actions={
-        <Link className="button" href={query["installationId"] ? `/integration-configurations/new?installationId=${encodeURIComponent(query["installationId"])}` : "/integration-configurations/new"}>
-          New configuration
-        </Link>
+        <Change hide>
+          <Link className="button" href={query["installationId"] ? `/integration-configurations/new?installationId=${encodeURIComponent(query["installationId"])}` : "/integration-configurations/new"}>
+            New configuration
+          </Link>
+        </Change>
       }
       filters={[
         { name: "kind", label: "Kind", options: KINDS.map(([kind]) => [kind, kind] as const) },
@@ -141,7 +144,7 @@ export const NewIntegrationConfigurationPage = () => {
       <PageHeader title="New integration configuration">
         <Link href="/integration-configurations">All integration configurations</Link>
       </PageHeader>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         {installations.load._tag === "failed" ? <ProblemNotice problem={installations.load.problem} /> : null}
         <Field label="Installation" name="installationId" problem={problem} hint="The connector app that does the work: installed in your organization on its page under Connector apps.">
@@ -193,7 +196,7 @@ export const NewIntegrationConfigurationPage = () => {
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Creating…" : "Create configuration"}
         </button>
-      </form>
+      </ChangeForm>
     </>
   )
 }
@@ -311,12 +314,12 @@ export const IntegrationConfigurationPage = ({ id }: { readonly id: string }) =>
             <ProblemNotice problem={action.problem} />
             {live ? (
               <div className="actions record-actions">
-                <button type="button" onClick={connect} disabled={action.busy}>
+                <ChangeButton type="button" onClick={connect} disabled={action.busy}>
                   {configuration.status === "pending" ? "Connect" : "Connect again"}
-                </button>
-                <button type="button" className="danger" onClick={disconnect} disabled={action.busy}>
+                </ChangeButton>
+                <ChangeButton type="button" className="danger" onClick={disconnect} disabled={action.busy}>
                   Disconnect
-                </button>
+                </ChangeButton>
               </div>
             ) : (
               <p className="muted">Disconnected for good: create a new configuration to connect again.</p>

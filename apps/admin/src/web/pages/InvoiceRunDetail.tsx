@@ -10,6 +10,7 @@ import { call } from "../api.js"
 import { hrefWith, Link } from "../router.js"
 import { useAction } from "../session.js"
 import { Facts, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { ChangeButton } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 import { Period, When } from "../ui/Time.js"
 
@@ -160,12 +161,12 @@ const RunContent = ({ detail, reload }: { readonly detail: InvoiceRunDetail; rea
       />
       {run.status === "draft" ? (
         <div className="record-actions actions">
-          <button type="button" onClick={() => void actions.approve(run)} disabled={actions.busy}>
+          <ChangeButton type="button" onClick={() => void actions.approve(run)} disabled={actions.busy}>
             Approve the run
-          </button>
-          <button type="button" className="secondary" onClick={() => void actions.carryOn(run)} disabled={actions.busy}>
+          </ChangeButton>
+          <ChangeButton type="button" className="secondary" onClick={() => void actions.carryOn(run)} disabled={actions.busy}>
             Continue the run
-          </button>
+          </ChangeButton>
         </div>
       ) : null}
       <h2>Invoices by status</h2>

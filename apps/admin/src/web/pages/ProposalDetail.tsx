@@ -6,10 +6,11 @@
 import { useState } from "react"
 import type { ProposalSummary } from "@propline/contract/BillingAdmin"
 import { call } from "../api.js"
-import { money } from "../format.js"
+import { Money } from "../ui/Money.js"
 import { Link } from "../router.js"
 import { useAction } from "../session.js"
 import { Facts, ProblemNotice, RecordPage, Status } from "../ui.js"
+import { ChangeButton } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 import { Day, When } from "../ui/Time.js"
 
@@ -27,7 +28,7 @@ export const useProposalCancel = (onDone: (proposal: ProposalSummary) => void) =
       title: `Cancel ${proposalName(proposal)}?`,
       body: (
         <p>
-          The {money(proposal.totalGrossMinorUnits, proposal.currency)} {proposal.documentKind} is never sent to the customer, and its
+          The <Money minorUnits={proposal.totalGrossMinorUnits} currency={proposal.currency} /> {proposal.documentKind} is never sent to the customer, and its
           verification stops. This can't be undone.
         </p>
       ),
@@ -62,7 +63,7 @@ const ProposalContent = ({ proposal, reload }: { readonly proposal: ProposalSumm
           ["Status", <Status value={proposal.status} />],
           ["Customer", proposal.recipientAgentName],
           ["Kind", proposal.documentKind],
-          ["Total", money(proposal.totalGrossMinorUnits, proposal.currency)],
+          ["Total", <Money minorUnits={proposal.totalGrossMinorUnits} currency={proposal.currency} />],
           ["Invoice date", <Day iso={proposal.requestedInvoiceDate} />],
           ["External reference", proposal.externalReference ?? "—"],
           ["Invoice run", <Link href={`/billing/invoice-runs/${proposal.invoiceRunId}`}>Open the run</Link>],
@@ -80,9 +81,9 @@ const ProposalContent = ({ proposal, reload }: { readonly proposal: ProposalSumm
       )}
       {proposal.status === "proposed" ? (
         <div className="record-actions actions">
-          <button type="button" className="danger" onClick={() => void cancelling.cancel(proposal)} disabled={cancelling.busy}>
+          <ChangeButton type="button" className="danger" onClick={() => void cancelling.cancel(proposal)} disabled={cancelling.busy}>
             Cancel the proposal
-          </button>
+          </ChangeButton>
         </div>
       ) : null}
     </>

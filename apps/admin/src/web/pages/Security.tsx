@@ -153,6 +153,7 @@ const SecondFactor = (props: { readonly on: boolean; readonly codesLeft: number 
               New recovery codes
             </button>
             <ConfirmButton
+              own
               label="Turn off"
               tone="danger"
               question="Turn the second factor off? Sign-in will ask only for the password."
@@ -209,6 +210,7 @@ const Sessions = () => {
                 "this session"
               ) : (
                 <ConfirmButton
+                  own
                   label="End"
                   tone="secondary"
                   question="End this session? It is signed out at once."
@@ -224,6 +226,7 @@ const Sessions = () => {
       </Table>
       <div className="actions">
         <ConfirmButton
+          own
           label="End all other sessions"
           tone="danger"
           disabled={others === 0}

@@ -11,6 +11,7 @@ import { When } from "../ui/Time.js"
 import { useAction, useLoad } from "../session.js"
 import { Link } from "../router.js"
 import { Empty, Field, GroupError, Loading, ProblemNotice, Status, Table } from "../ui.js"
+import { ChangeButton, ChangeForm } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 
 const LIVE = new Set(["queued", "started"])
@@ -79,9 +80,9 @@ export const ContractSigning = ({ contractId, contractStatus }: { readonly contr
               </td>
               <td className="row-actions">
                 {LIVE.has(attempt.status) && attempt.withdrawalRequestedAt === null ? (
-                  <button type="button" className="danger" onClick={() => withdraw(attempt.id)} disabled={action.busy}>
+                  <ChangeButton type="button" className="danger" onClick={() => withdraw(attempt.id)} disabled={action.busy}>
                     Ask withdrawal
-                  </button>
+                  </ChangeButton>
                 ) : null}
               </td>
             </tr>
@@ -95,7 +96,7 @@ export const ContractSigning = ({ contractId, contractStatus }: { readonly contr
       ) : (
       <details className="form-panel">
         <summary>Prepare for signing</summary>
-        <form className="form" onSubmit={prepare} noValidate>
+        <ChangeForm className="form" onSubmit={prepare} noValidate>
           <Field label="Document title (optional)" name="title" pointer="/title" problem={action.problem}>
             {(input) => <input {...input} type="text" value={title} onChange={(event) => setTitle(event.target.value)} />}
           </Field>
@@ -125,7 +126,7 @@ export const ContractSigning = ({ contractId, contractStatus }: { readonly contr
           <button type="submit" disabled={action.busy}>
             {action.busy ? "Preparing…" : "Prepare for signing"}
           </button>
-        </form>
+        </ChangeForm>
       </details>
       )}
     </section>

@@ -8,6 +8,7 @@ import { call } from "../api.js"
 import { Link } from "../router.js"
 import { useAction } from "../session.js"
 import { Facts, ProblemNotice, RecordPage, Status, Table } from "../ui.js"
+import { ChangeButton } from "../ui/Change.js"
 import { useDialog } from "../ui/Dialog.js"
 import { When } from "../ui/Time.js"
 
@@ -53,9 +54,9 @@ const AttemptContent = ({ outcome, reload }: { readonly outcome: SigningOutcome;
           </a>
         ) : null}
         {LIVE.has(attempt.status) && attempt.withdrawalRequestedAt === null ? (
-          <button type="button" className="danger" onClick={() => void withdraw()} disabled={action.busy}>
+          <ChangeButton type="button" className="danger" onClick={() => void withdraw()} disabled={action.busy}>
             Ask for withdrawal
-          </button>
+          </ChangeButton>
         ) : null}
       </div>
       <h2>Parties and signers</h2>

@@ -10,6 +10,7 @@ import { call, type Result } from "../api.js"
 import { dateTime } from "../format.js"
 import { useAction, useLoad, useSignedIn } from "../session.js"
 import { ConfirmButton, Field, Loading, PageHeader, ProblemNotice, Table, useCopy } from "../ui.js"
+import { useCanChange } from "../ui/Change.js"
 
 const ROLES: ReadonlyArray<OperatorRole> = ["owner", "admin", "read_only"]
 
@@ -82,7 +83,7 @@ export const TeamPage = () => {
   const inviting = useAction()
   const changing = useAction()
   const myRole = session.operator.role
-  const canChange = myRole !== "read_only"
+  const canChange = useCanChange().allowed
   const canOwn = myRole === "owner"
 
   const invite = async (event: FormEvent) => {

@@ -34,6 +34,7 @@ import {
   Table,
   useQuery
 } from "../ui.js"
+import { Change, ChangeButton, ChangeForm } from "../ui/Change.js"
 import { ContextChoices, toggled } from "./Applications.js"
 
 const choice = <const A extends string>(values: ReadonlyArray<A>, value: string | undefined): A | undefined =>
@@ -122,9 +123,11 @@ export const WebhookEndpointsPage = () => (
     actions={
       <>
         <Link href="/webhooks/deliveries">Delivery log</Link>
-        <Link className="button" href="/webhooks/new">
-          New endpoint
-        </Link>
+        <Change hide>
+          <Link className="button" href="/webhooks/new">
+            New endpoint
+          </Link>
+        </Change>
       </>
     }
     filters={[
@@ -296,14 +299,14 @@ export const NewWebhookEndpointPage = () => {
       <PageHeader title="New webhook endpoint">
         <Link href="/webhooks">All endpoints</Link>
       </PageHeader>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={action.problem} />
         {organization.load._tag === "failed" ? <ProblemNotice problem={organization.load.problem} /> : null}
         <EndpointFields form={form} setForm={setForm} problem={action.problem} contexts={organization.load._tag === "loaded" ? contexts : undefined} />
         <button type="submit" disabled={action.busy}>
           {action.busy ? "Creating…" : "Create endpoint"}
         </button>
-      </form>
+      </ChangeForm>
     </>
   )
 }
@@ -324,7 +327,7 @@ const EditEndpointForm = (props: { readonly endpoint: WebhookEndpointView; reado
   return (
     <details className="form-panel">
       <summary>Change URL, event types and contexts</summary>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={action.problem} />
         <EndpointFields
           form={form}
@@ -335,7 +338,7 @@ const EditEndpointForm = (props: { readonly endpoint: WebhookEndpointView; reado
         <button type="submit" disabled={action.busy}>
           Save the endpoint
         </button>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -371,7 +374,7 @@ const RedeliverSinceForm = ({ endpoint, onDone }: { readonly endpoint: WebhookEn
   return (
     <details className="form-panel">
       <summary>Redeliver since a time</summary>
-      <form className="form" onSubmit={submit} noValidate>
+      <ChangeForm className="form" onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <Field label="Since" name="since" problem={problem} hint="Deliveries created at or after this time (your local time).">
           {(input) => <input {...input} type="datetime-local" value={since} onChange={(event) => setSince(event.target.value)} />}
@@ -384,7 +387,7 @@ const RedeliverSinceForm = ({ endpoint, onDone }: { readonly endpoint: WebhookEn
           Redeliver
         </button>
         <p role="status">{queued === undefined ? "" : `${queued} ${queued === 1 ? "delivery" : "deliveries"} queued again.`}</p>
-      </form>
+      </ChangeForm>
     </details>
   )
 }
@@ -425,9 +428,9 @@ const DeliveryRow = (props: {
       <td className="nowrap"><When at={delivery.lastAttemptAt} seconds /></td>
       <td className="nowrap"><When at={delivery.nextAttemptAt} seconds /></td>
       <td className="row-actions">
-        <button type="button" className="secondary" disabled={props.busy} onClick={() => props.redeliver(delivery)}>
+        <ChangeButton type="button" className="secondary" disabled={props.busy} onClick={() => props.redeliver(delivery)}>
           Redeliver<span className="visually-hidden"> the {delivery.eventType} event {delivery.eventId}</span>
-        </button>
+        </ChangeButton>
       </td>
     </tr>
   )
@@ -542,9 +545,9 @@ const EndpointActions = (props: {
     <>
       <ProblemNotice problem={action.problem} />
       <div className="record-actions actions">
-        <button type="button" onClick={sendTest} disabled={action.busy}>
+        <ChangeButton type="button" onClick={sendTest} disabled={action.busy}>
           Send a test event
-        </button>
+        </ChangeButton>
         <ConfirmButton
           label="Rotate secret"
           question="Rotate the signing secret? The new one is shown once; the current one keeps signing beside it for 24 hours."
@@ -563,9 +566,9 @@ const EndpointActions = (props: {
             tone="danger"
           />
         ) : (
-          <button type="button" onClick={toggle} disabled={action.busy}>
+          <ChangeButton type="button" onClick={toggle} disabled={action.busy}>
             Enable
-          </button>
+          </ChangeButton>
         )}
         <ConfirmButton
           label="Delete"
@@ -713,9 +716,9 @@ export const WebhookDeliveryPage = ({ id }: { readonly id: string }) => {
         <>
           <ProblemNotice problem={action.problem} />
           <div className="record-actions actions">
-            <button type="button" onClick={redeliver} disabled={action.busy}>
+            <ChangeButton type="button" onClick={redeliver} disabled={action.busy}>
               Redeliver
-            </button>
+            </ChangeButton>
             <button type="button" className="secondary" onClick={reload}>
               Refresh
             </button>
@@ -800,13 +803,13 @@ export const AppWebhookSection = ({ appId, publishedByYou }: { readonly appId: s
         <>
           {created === undefined ? null : <WebhookSecretOnce secret={created} />}
           {webhook === undefined ? (
-            <form className="form" onSubmit={submit} noValidate>
+            <ChangeForm className="form" onSubmit={submit} noValidate>
               <ProblemNotice problem={action.problem} />
               <EndpointFields form={form} setForm={setForm} problem={action.problem} contexts={undefined} />
               <button type="submit" disabled={action.busy}>
                 Declare the webhook
               </button>
-            </form>
+            </ChangeForm>
           ) : (
             <>
               <FailingNotice endpoint={webhook} />
