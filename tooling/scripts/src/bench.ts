@@ -147,7 +147,7 @@ const REQUIREMENTS: Readonly<Record<Target, Requirement | undefined>> = {
 const PER_CLIENT_BUDGET = 50
 /** A token rate no 2-core machine reaches with this stack; sizing the clients for it leaves a wide margin. */
 const EXPECTED_MAX_TOKEN_RATE = 5_000
-/** A pass rate no 2-core machine reaches (each pass is seven round trips in one transaction). */
+/** A pass rate no 2-core machine reaches (each pass is five round trips in one transaction). */
 const EXPECTED_MAX_PASS_RATE = 1_500
 /** The send queue's size in the issue: a million approved invoices. */
 const DEFAULT_INVOICES = 1_000_000
@@ -953,13 +953,13 @@ const program = Effect.gen(function* () {
   }
   if (proposals !== undefined) {
     notes.push(
-      `pass: the product's \`POST {base_url}/v1/billing/invoice-proposals/{id}/pass\` with a demo token, each request on a different proposal (${proposals.taken().toLocaleString("en-US")} passed or tried, seeded in bulk with their lines and charges). Baseline: one hand-written pg transaction of the product's statements in its order (the billing scope with the proposal locked, its charges locked with the externalReference check, one statement writing the invoice, its lines, the charges and the proposal, three events, audit entry: 7 round trips with \`begin\` and \`commit\`), the rows serialized with JSON.stringify. Peer: the same statements in the same order inside \`db.transaction()\`, the scope with the lock as the shared SQL text and the rest with kysely's query builder (the one write as data-modifying CTEs, the proposal returned by its update, \`returning *\`), the answer through Fastify's response schema.`
+      `pass: the product's \`POST {base_url}/v1/billing/invoice-proposals/{id}/pass\` with a demo token, each request on a different proposal (${proposals.taken().toLocaleString("en-US")} passed or tried, seeded in bulk with their lines and charges). Baseline: one hand-written pg transaction of the product's statements in its order (the billing scope with the proposal locked, its charges locked with the externalReference check, one statement writing the invoice, its lines, the charges, three events, the audit entry and the proposal: 5 round trips with \`begin\` and \`commit\`), the rows serialized with JSON.stringify. Peer: the same statements in the same order inside \`db.transaction()\`, the scope with the lock as the shared SQL text and the rest with kysely's query builder (the one write, events and audit entry included, as data-modifying CTEs, the proposal returned by its update, \`returning *\`), the answer through Fastify's response schema.`
     )
   }
 
   if (payments !== undefined) {
     notes.push(
-      `report-payment: the product's \`POST {base_url}/v1/billing/invoices/{id}/report-payment\` with a demo token, ${payments.taken().toLocaleString("en-US")} distinct payments of 1.00 spread over ${config.payableInvoices.toLocaleString("en-US")} sent invoices (seeded in bulk). Baseline: one hand-written pg transaction of the product's statements in its order (the billing scope with the invoice locked, its ledger of payments and write-offs in one read, one statement inserting the payment and updating the invoice, one event, audit entry: 7 round trips), the row serialized with JSON.stringify. Peer: the same statements in \`db.transaction()\`, the scope with the lock as the shared SQL text and the rest with kysely's query builder (the payment and the invoice as a data-modifying CTE, the invoice returned by its update), the answer through Fastify's response schema.`
+      `report-payment: the product's \`POST {base_url}/v1/billing/invoices/{id}/report-payment\` with a demo token, ${payments.taken().toLocaleString("en-US")} distinct payments of 1.00 spread over ${config.payableInvoices.toLocaleString("en-US")} sent invoices (seeded in bulk). Baseline: one hand-written pg transaction of the product's statements in its order (the billing scope with the invoice locked, its ledger of payments and write-offs in one read, one statement inserting the payment, its event and the audit entry and updating the invoice: 5 round trips), the row serialized with JSON.stringify. Peer: the same statements in \`db.transaction()\`, the scope with the lock as the shared SQL text and the rest with kysely's query builder (the payment, its event and the audit entry as data-modifying CTEs of the invoice's update, the invoice returned by it), the answer through Fastify's response schema.`
     )
   }
 

@@ -14,6 +14,7 @@ import * as Settlement from "@propline/billing/Settlement"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
+import type { RawBuilder } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import * as CursorPage from "../platform/CursorPage.js"
@@ -43,6 +44,22 @@ export interface ReportSentBody {
   readonly paymentReferenceType?: "ocr" | "kid" | "reference" | undefined
   readonly documentUrl?: string | undefined
 }
+
+/**
+ * A write's events and audit entry as CTEs of its one statement: `appended`, the outbox rows `Outbox.append` writes
+ * (none without events), and `audited`, the entry `Audit.byPrincipal` writes (the current request's id read now).
+ * Once the statement succeeded, the caller runs `Outbox.appendedIn(events)` (the publisher's wake-up after commit).
+ */
+const eventsAndAudit = (
+  principal: PrincipalShape,
+  events: ReadonlyArray<Outbox.OutboxEvent>,
+  change: Audit.Change
+): Effect.Effect<ReadonlyArray<RawBuilder<unknown>>> =>
+  Effect.map(Audit.insertByPrincipal(principal, change), (audit) =>
+    events.length === 0
+      ? [Sql.cte("audited", audit)]
+      : [Sql.cte("appended", Outbox.insert(events)), Sql.cte("audited", audit)]
+  )
 
 /** Drops members that are `undefined`, for the domain's exact optional fields. */
 const defined = <T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } => {
@@ -99,8 +116,8 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
 
     /**
      * One money report on a locked invoice and its ledger (read after the lock, so it holds every report committed
-     * before): a replay persists nothing; a recorded report writes the ledger row with the invoice (`persist`, one
-     * statement), its events and an audit entry.
+     * before): a replay persists nothing; a recorded report writes the ledger row with the invoice, its events and
+     * an audit entry in one statement (`persist`, given the events and audit entry as CTEs).
      */
     const moneyReport = <O extends Settlement.MoneyReportOutcome, E>(
       principal: PrincipalShape,
@@ -108,7 +125,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
       action: string,
       details: Record<string, unknown>,
       decide: (state: Settlement.SettlementState, at: Date) => Effect.Effect<O, E>,
-      persist: (outcome: O) => Effect.Effect<void, never, Db.Db>
+      persist: (outcome: O, also: ReadonlyArray<RawBuilder<unknown>>) => Effect.Effect<void, never, Db.Db>
     ) =>
       Sql.transaction(
         Effect.gen(function* () {
@@ -117,9 +134,15 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           const at = yield* Sql.now
           const outcome = yield* decide({ invoice, ledger }, at)
           if (outcome.replayed) return outcome.invoice
-          yield* persist(outcome)
-          yield* Outbox.append(outcome.events)
-          yield* Audit.byPrincipal(principal, { action, targetType: "invoice", targetId: invoice.id, details, at })
+          const also = yield* eventsAndAudit(principal, outcome.events, {
+            action,
+            targetType: "invoice",
+            targetId: invoice.id,
+            details,
+            at
+          })
+          yield* persist(outcome, also)
+          yield* Outbox.appendedIn(outcome.events)
           return outcome.invoice
         })
       )
@@ -175,21 +198,22 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
               },
               at
             )
-            yield* invoices
-              .insertFromProposal(transition.invoice, transition.proposal, facts.chargeIds)
-              .pipe(
-                Effect.catchTag("ExternalReferenceConflict", () =>
-                  Effect.fail<BillingRefusal>(new ExternalReferenceAlreadyUsed({ externalReference }))
-                )
-              )
-            yield* Outbox.append(transition.events)
-            yield* Audit.byPrincipal(principal, {
+            // The invoice, its lines, charges, the proposal's verdict, the events and the audit entry: one statement.
+            const also = yield* eventsAndAudit(principal, transition.events, {
               action: "billing.invoice_proposal.pass",
               targetType: "invoice_proposal",
               targetId: proposal.id,
               details: { externalReference, invoiceId: transition.invoice.id },
               at
             })
+            yield* invoices
+              .insertFromProposal(transition.invoice, transition.proposal, facts.chargeIds, also)
+              .pipe(
+                Effect.catchTag("ExternalReferenceConflict", () =>
+                  Effect.fail<BillingRefusal>(new ExternalReferenceAlreadyUsed({ externalReference }))
+                )
+              )
+            yield* Outbox.appendedIn(transition.events)
             return transition
           })
         ).pipe(span("passProposal")),
@@ -298,7 +322,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_payment",
           { ...command },
           (state, at) => Settlement.reportPayment(state, command, at),
-          (outcome) => ledgers.recordPayment(outcome.invoice, outcome.payment)
+          (outcome, also) => ledgers.recordPayment(outcome.invoice, outcome.payment, also)
         ).pipe(span("reportPayment")),
 
       /** Report a payment reversed (decisions 4, 5); see `Settlement.reportPaymentReversed` for the refusals. */
@@ -313,7 +337,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_payment_reversed",
           { ...command },
           (state, at) => Settlement.reportPaymentReversed(state, command, at),
-          (outcome) => ledgers.recordReversal(outcome.invoice, outcome.payment)
+          (outcome, also) => ledgers.recordReversal(outcome.invoice, outcome.payment, also)
         ).pipe(span("reportPaymentReversed")),
 
       /** Report a write-off (decisions 4, 5); see `Settlement.reportWriteOff` for the refusals. */
@@ -324,7 +348,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           "billing.invoice.report_write_off",
           { ...command },
           (state, at) => Settlement.reportWriteOff(state, command, at),
-          (outcome) => ledgers.recordWriteOff(outcome.invoice, outcome.writeOff)
+          (outcome, also) => ledgers.recordWriteOff(outcome.invoice, outcome.writeOff, also)
         ).pipe(span("reportWriteOff")),
 
       /** Withdrawal queue (spec 4.2, decisions 5): pending withdrawals, oldest deletion first. */

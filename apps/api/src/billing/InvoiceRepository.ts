@@ -226,11 +226,17 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     /**
      * A pass's one write: inserts the invoice it created, copies the proposal's lines onto it, marks the charges
      * (`chargeIds`, locked by {@link passFacts}) invoiced and writes the proposal's verdict with the invoice's id,
-     * in one statement (data-modifying CTEs; the foreign keys are checked at its end). Fails with
-     * {@link ExternalReferenceConflict}, having written nothing, when another invoice took the externalReference
-     * meanwhile (the unique key decides).
+     * in one statement (data-modifying CTEs; the foreign keys are checked at its end), with `also`, the rows that
+     * go with the pass (its events and audit entry, as `Sql.cte`s), after those CTEs. Fails with
+     * {@link ExternalReferenceConflict}, having written nothing (`also` included), when another invoice took the
+     * externalReference meanwhile (the unique key decides).
      */
-    insertFromProposal: (invoice: InvoiceRecord, proposal: InvoiceProposalRecord, chargeIds: ReadonlyArray<string>) =>
+    insertFromProposal: (
+      invoice: InvoiceRecord,
+      proposal: InvoiceProposalRecord,
+      chargeIds: ReadonlyArray<string>,
+      also: ReadonlyArray<RawBuilder<unknown>>
+    ) =>
       Sql.rowsCatchingUniqueViolation(
         sql`
           with invoice as (
@@ -262,7 +268,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
             chargeIds.length === 0
               ? sql``
               : sql`, charged as (update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)}))`
-          }
+          }${also.length === 0 ? sql`` : sql`, ${sql.join(also)}`}
           ${verdictUpdate(proposal, invoice.id)}`,
         "invoices_external_reference_key",
         () => new ExternalReferenceConflict()

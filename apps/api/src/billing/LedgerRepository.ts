@@ -55,11 +55,20 @@ const toWriteOff = (row: LedgerRow): WriteOffRecord => ({
   recordedAt: row.recordedAt
 })
 
-/** One statement: the ledger row `insert` writes (none when undefined), then the invoice as the report left it. */
-const withInvoice = (invoice: InvoiceRecord, insert: RawBuilder<unknown> | undefined) =>
-  Sql.rows(
-    insert === undefined ? invoiceUpdate(invoice) : sql`with recorded as (${insert}) ${invoiceUpdate(invoice)}`
-  ).pipe(Effect.asVoid)
+/**
+ * One statement: the ledger row `insert` writes (none when undefined), then `also` (the rows that go with the report:
+ * its events and audit entry, as `Sql.cte`s), then the invoice as the report left it.
+ */
+const withInvoice = (
+  invoice: InvoiceRecord,
+  insert: RawBuilder<unknown> | undefined,
+  also: ReadonlyArray<RawBuilder<unknown>>
+) => {
+  const ctes = insert === undefined ? also : [Sql.cte("recorded", insert), ...also]
+  return Sql.rows(ctes.length === 0 ? invoiceUpdate(invoice) : sql`with ${sql.join(ctes)} ${invoiceUpdate(invoice)}`).pipe(
+    Effect.asVoid
+  )
+}
 
 export class LedgerRepository extends Effect.Service<LedgerRepository>()("@propline/api/billing/LedgerRepository", {
   succeed: {
@@ -91,21 +100,25 @@ export class LedgerRepository extends Effect.Service<LedgerRepository>()("@propl
         })
       ),
 
-    /** Records a payment on the invoice and writes the invoice as the payment left it (`invoice`), in one statement. */
-    recordPayment: (invoice: InvoiceRecord, payment: PaymentRecord) =>
+    /**
+     * Records a payment on the invoice and writes the invoice as the payment left it (`invoice`), with `also` (see
+     * {@link withInvoice}), in one statement.
+     */
+    recordPayment: (invoice: InvoiceRecord, payment: PaymentRecord, also: ReadonlyArray<RawBuilder<unknown>>) =>
       withInvoice(
         invoice,
         sql`
           insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
           values (${randomUUID()}, ${invoice.organizationId}, ${invoice.id}, ${payment.paymentId},
-                  ${payment.amountMinorUnits}, ${payment.paidOn}, ${payment.currency}, ${payment.recordedAt})`
+                  ${payment.amountMinorUnits}, ${payment.paidOn}, ${payment.currency}, ${payment.recordedAt})`,
+        also
       ),
 
     /**
      * Records the reversal of the invoice's payment `payment.paymentId` and writes the invoice as the reversal left
-     * it (`invoice`), in one statement.
+     * it (`invoice`), with `also` (see {@link withInvoice}), in one statement.
      */
-    recordReversal: (invoice: InvoiceRecord, payment: PaymentRecord) =>
+    recordReversal: (invoice: InvoiceRecord, payment: PaymentRecord, also: ReadonlyArray<RawBuilder<unknown>>) =>
       withInvoice(
         invoice,
         payment.reversal === undefined
@@ -114,17 +127,22 @@ export class LedgerRepository extends Effect.Service<LedgerRepository>()("@propl
               insert into payment_reversals (payment_row_id, organization_id, invoice_id, reversed_on, reason, recorded_at)
               select id, ${invoice.organizationId}, ${invoice.id}, ${payment.reversal.reversedOn},
                      ${nullable(payment.reversal.reason)}, ${payment.reversal.recordedAt}
-              from payments where invoice_id = ${invoice.id} and payment_id = ${payment.paymentId}`
+              from payments where invoice_id = ${invoice.id} and payment_id = ${payment.paymentId}`,
+        also
       ),
 
-    /** Records a write-off on the invoice and writes the invoice as the write-off left it (`invoice`), in one statement. */
-    recordWriteOff: (invoice: InvoiceRecord, writeOff: WriteOffRecord) =>
+    /**
+     * Records a write-off on the invoice and writes the invoice as the write-off left it (`invoice`), with `also`
+     * (see {@link withInvoice}), in one statement.
+     */
+    recordWriteOff: (invoice: InvoiceRecord, writeOff: WriteOffRecord, also: ReadonlyArray<RawBuilder<unknown>>) =>
       withInvoice(
         invoice,
         sql`
           insert into write_offs (id, organization_id, invoice_id, write_off_id, amount_minor_units, written_off_on, reason, recorded_at)
           values (${randomUUID()}, ${invoice.organizationId}, ${invoice.id}, ${writeOff.writeOffId},
-                  ${writeOff.amountMinorUnits}, ${writeOff.writtenOffOn}, ${nullable(writeOff.reason)}, ${writeOff.recordedAt})`
+                  ${writeOff.amountMinorUnits}, ${writeOff.writtenOffOn}, ${nullable(writeOff.reason)}, ${writeOff.recordedAt})`,
+        also
       )
   }
 }) {}

@@ -6,7 +6,7 @@
  */
 import * as Db from "@propline/db/Db"
 import { Effect, type Scope } from "effect"
-import { sql } from "kysely"
+import { type RawBuilder, sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Sql from "./Sql.js"
 
@@ -39,21 +39,32 @@ export const onAppended = (listener: () => void): Effect.Effect<void, never, Sco
   )
 
 /**
- * Appends events in the caller's transaction, in one plain statement (pass writes three per request); the payload
- * is the event with `at` as ISO 8601, sent as text and cast to jsonb in SQL (so pg and PGlite store the same). Once
- * the transaction commits, this process's publisher is woken ({@link onAppended}); nothing else is added to it.
+ * The insert appending `events` (at least one) to the outbox: the statement {@link append} runs, or a
+ * data-modifying CTE of the change's own statement (`Sql.cte`), which then runs {@link appendedIn} once that
+ * statement succeeded. The payload is the event with `at` as ISO 8601, sent as text and cast to jsonb in SQL (so pg
+ * and PGlite store the same); each row gets a random id.
+ */
+export const insert = (events: ReadonlyArray<OutboxEvent>): RawBuilder<unknown> =>
+  sql`
+    insert into events (id, organization_id, type, payload, occurred_at)
+    values ${sql.join(
+      events.map(
+        (event) =>
+          sql`(${randomUUID()}, ${event.organizationId}, ${event._tag},
+               ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at})`
+      )
+    )}`
+
+/**
+ * What {@link append} does after its insert, for a statement that carried {@link insert} as a CTE: once the
+ * transaction commits, this process's publisher is woken ({@link onAppended}); nothing when `events` is empty.
+ */
+export const appendedIn = (events: ReadonlyArray<OutboxEvent>): Effect.Effect<void> =>
+  events.length === 0 ? Effect.void : Db.afterCommit(appended)
+
+/**
+ * Appends events in the caller's transaction, in one plain statement ({@link insert}). Once the transaction
+ * commits, this process's publisher is woken ({@link onAppended}); nothing else is added to it.
  */
 export const append = (events: ReadonlyArray<OutboxEvent>) =>
-  events.length === 0
-    ? Effect.void
-    : Sql.rows(
-        sql`
-          insert into events (id, organization_id, type, payload, occurred_at)
-          values ${sql.join(
-            events.map(
-              (event) =>
-                sql`(${randomUUID()}, ${event.organizationId}, ${event._tag},
-                     ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at})`
-            )
-          )}`
-      ).pipe(Effect.zipRight(Db.afterCommit(appended)))
+  events.length === 0 ? Effect.void : Sql.rows(insert(events)).pipe(Effect.zipRight(appendedIn(events)))

@@ -70,6 +70,15 @@ export const rowsCatchingUniqueViolation = <Row, E>(
     error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
   )
 
+/**
+ * `name as (statement)`: a data-modifying statement carried as a CTE of another one, so a write and the rows that
+ * go with it (its events, its audit entry) travel in one round trip. PostgreSQL runs every data-modifying CTE
+ * exactly once, whether or not the statement reads it, in the statement's snapshot; a failure of any part fails the
+ * whole statement. `name` is a trusted SQL identifier.
+ */
+export const cte = (name: string, statement: RawBuilder<unknown>): RawBuilder<unknown> =>
+  sql`${sql.raw(name)} as (${statement})`
+
 /** What {@link lockVisible} reads: `columns` of `from` where `where` holds; `from` is a trusted table name. */
 export interface VisibleRowQuery {
   readonly columns: RawBuilder<unknown>

@@ -5,6 +5,7 @@
  */
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
+import { sql } from "kysely"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Fixtures from "../support/Fixtures.js"
@@ -223,6 +224,63 @@ describe.each(TestDatabase.kinds())("billing over HTTP on %s", (kind) => {
       expect(sendQueue.body.items.map((i: { id: string }) => i.id)).toContain(invoice.id)
       const queue = await call(url("/v1/billing/verification-queue?limit=100"), { token: billingToken })
       expect(queue.body.items.map((p: { id: string }) => p.id)).not.toContain(proposalId)
+    })
+
+    it("writes a pass's three events and its audit entry, row for row, with the caller's request id", async () => {
+      // The actor a write's entry names: the caller's subject, as a reject (its own audit statement) records it.
+      const rejectedId = await app.run(Fixtures.proposal(org))
+      expect((await reject(rejectedId, "wrong period")).status).toBe(201)
+      const rejected = await app.run(
+        Db.query((db) => db.selectFrom("auditLog").selectAll().where("targetId", "=", rejectedId).executeTakeFirstOrThrow())
+      )
+      const proposalId = await app.run(Fixtures.proposal(org))
+      const answer = await call(url(`/v1/billing/invoice-proposals/${proposalId}/pass`), {
+        token: billingToken,
+        body: { externalReference: "ERP-ROWS-1" },
+        headers: { "x-request-id": "req-pass-rows" }
+      })
+      expect(answer.status).toBe(201)
+      const { proposal, invoice } = answer.body
+      const at = new Date(proposal.passedAt)
+      const fields = { organizationId: org.organizationId, operationalContextId: invoice.operationalContextId, at: at.toISOString() }
+      const events = await app.run(
+        Db.query((db) =>
+          db
+            .selectFrom("events")
+            // The payload as text: the CamelCasePlugin would re-key its `_tag`.
+            .select(["id", "organizationId", "type", sql<string>`payload::text`.as("payload"), "occurredAt"])
+            .where(sql<boolean>`payload->>'invoiceId' = ${invoice.id}`)
+            .orderBy("type")
+            .execute()
+        )
+      )
+      expect(events.map(({ id: _id, payload, ...row }) => ({ ...row, payload: JSON.parse(payload) }))).toEqual([
+        { organizationId: org.organizationId, type: "billing.invoice.approved", occurredAt: at, payload: { _tag: "billing.invoice.approved", invoiceId: invoice.id, ...fields } },
+        { organizationId: org.organizationId, type: "billing.invoice.created", occurredAt: at, payload: { _tag: "billing.invoice.created", invoiceId: invoice.id, ...fields } },
+        {
+          organizationId: org.organizationId,
+          type: "billing.invoice_proposal.passed",
+          occurredAt: at,
+          payload: { _tag: "billing.invoice_proposal.passed", proposalId, invoiceId: invoice.id, ...fields }
+        }
+      ])
+      expect(new Set(events.map((event) => event.id)).size).toBe(3)
+      const entries = await app.run(
+        Db.query((db) => db.selectFrom("auditLog").selectAll().where("targetId", "=", proposalId).execute())
+      )
+      expect(entries.map(({ id: _id, ...entry }) => entry)).toEqual([
+        {
+          organizationId: org.organizationId,
+          actorType: "application",
+          actorId: rejected.actorId,
+          action: "billing.invoice_proposal.pass",
+          targetType: "invoice_proposal",
+          targetId: proposalId,
+          requestId: "req-pass-rows",
+          details: { externalReference: "ERP-ROWS-1", invoiceId: invoice.id },
+          occurredAt: at
+        }
+      ])
     })
 
     it("refuses a proposal no longer in proposed with 400 BILLING_PROPOSAL_STATUS_INVALID", async () => {

@@ -7,6 +7,7 @@
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
 import { Effect } from "effect"
+import { sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BillingOperatorService } from "../../src/billing/BillingOperatorService.js"
 import * as Fixtures from "../support/Fixtures.js"
@@ -33,10 +34,11 @@ describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind)
   let references = 0
 
   const url = (path: string) => `${app.apiUrl}${path}`
-  const post = (path: string, body: unknown, tokenValue = billingToken) => call(url(path), { token: tokenValue, body })
+  const post = (path: string, body: unknown, tokenValue = billingToken, headers?: Record<string, string>) =>
+    call(url(path), { token: tokenValue, body, ...(headers === undefined ? {} : { headers }) })
   const reportSent = (invoiceId: string, body: unknown = sentBody) => post(`/v1/billing/invoices/${invoiceId}/report-sent`, body)
-  const pay = (invoiceId: string, body: unknown, tokenValue = billingToken) =>
-    post(`/v1/billing/invoices/${invoiceId}/report-payment`, body, tokenValue)
+  const pay = (invoiceId: string, body: unknown, tokenValue = billingToken, headers?: Record<string, string>) =>
+    post(`/v1/billing/invoices/${invoiceId}/report-payment`, body, tokenValue, headers)
   const payByReference = (externalReference: string, body: unknown) =>
     post(`/v1/billing/invoices/by-external-reference/${encodeURIComponent(externalReference)}/report-payment`, body)
   const reverse = (invoiceId: string, body: unknown) => post(`/v1/billing/invoices/${invoiceId}/report-payment-reversed`, body)
@@ -192,6 +194,57 @@ describe.each(TestDatabase.kinds())("billing settlement over HTTP on %s", (kind)
       const answer = await pay(invoiceId, payment("BANK-2", 100))
       expect(answer.status).toBe(200)
       expect(answer.body).toMatchObject({ status: "paid", balanceMinorUnits: -100 })
+    })
+
+    it("writes a settling payment's two events and its audit entry, row for row, with the caller's request id", async () => {
+      const { invoiceId } = await sentInvoice()
+      const body = { ...payment("BANK-ROWS", 1_250_000), currency: "SEK" }
+      const answer = await pay(invoiceId, body, billingToken, { "x-request-id": "req-payment-rows" })
+      expect(answer.status).toBe(200)
+      expect(answer.body.status).toBe("paid")
+      const at = new Date(answer.body.paidAt)
+      const fields = { invoiceId, organizationId: org.organizationId, operationalContextId: answer.body.operationalContextId, at: at.toISOString() }
+      const events = await app.run(
+        Db.query((db) =>
+          db
+            .selectFrom("events")
+            // The payload as text: the CamelCasePlugin would re-key its `_tag`.
+            .select(["id", "organizationId", "type", sql<string>`payload::text`.as("payload"), "occurredAt"])
+            .where(sql<boolean>`payload->>'invoiceId' = ${invoiceId}`)
+            .where("type", "in", ["billing.invoice.payment_recorded", "billing.invoice.paid"])
+            .orderBy("type")
+            .execute()
+        )
+      )
+      expect(events.map(({ id: _id, payload, ...row }) => ({ ...row, payload: JSON.parse(payload) }))).toEqual([
+        { organizationId: org.organizationId, type: "billing.invoice.paid", occurredAt: at, payload: { _tag: "billing.invoice.paid", ...fields } },
+        {
+          organizationId: org.organizationId,
+          type: "billing.invoice.payment_recorded",
+          occurredAt: at,
+          payload: { _tag: "billing.invoice.payment_recorded", paymentId: "BANK-ROWS", ...fields }
+        }
+      ])
+      expect(events[0]?.id).not.toBe(events[1]?.id)
+      const entries = await app.run(
+        Db.query((db) =>
+          db.selectFrom("auditLog").selectAll().where("targetId", "=", invoiceId).orderBy("occurredAt").orderBy("action").execute()
+        )
+      )
+      const sent = entries.find((entry) => entry.action === "billing.invoice.report_sent")
+      expect(entries.filter((entry) => entry.action === "billing.invoice.report_payment").map(({ id: _id, ...entry }) => entry)).toEqual([
+        {
+          organizationId: org.organizationId,
+          actorType: "application",
+          actorId: sent?.actorId,
+          action: "billing.invoice.report_payment",
+          targetType: "invoice",
+          targetId: invoiceId,
+          requestId: "req-payment-rows",
+          details: body,
+          occurredAt: at
+        }
+      ])
     })
 
     it("answers the same payment again with 200 and the current record, recording nothing", async () => {

@@ -10,11 +10,11 @@
  *
  * - `GET /billing/send-queue?limit&cursor`: the scope, then the page; `{ items, nextCursor }`.
  * - `POST /billing/invoice-proposals/:proposalId/pass` `{externalReference}`: scope with the proposal locked, charges
- *   locked with the externalReference check, invoice + lines + charges + proposal (one statement), three events,
- *   audit; 201 `{proposal, invoice}`.
+ *   locked with the externalReference check, invoice + lines + charges + three events + audit + proposal (one
+ *   statement); 201 `{proposal, invoice}`.
  * - `POST /billing/invoices/:invoiceId/report-payment` `{paymentId, amountMinorUnits, paidOn, currency}`: scope with
- *   the invoice locked, the ledger (payments and write-offs) in one read, payment + invoice (one statement), event,
- *   audit; 200 with the invoice.
+ *   the invoice locked, the ledger (payments and write-offs) in one read, payment + event + audit + invoice (one
+ *   statement); 200 with the invoice.
  * - `GET /booking/resources/:resourceId/availability?from&to&durationMinutes` and `POST /booking/booking-requests/preview`.
  */
 import { randomUUID } from "node:crypto"
@@ -24,10 +24,11 @@ import { checkBooking } from "@propline/booking/BookingCheck"
 import type { AddOnProduct } from "@propline/booking/AddOnProduct"
 import type { BookableResource } from "@propline/booking/Resource"
 import type { FastifyPluginAsync, FastifyReply } from "fastify"
-import { CompiledQuery, type Kysely, type Selectable, sql, type Transaction } from "kysely"
+import { CompiledQuery, type Kysely, type QueryCreator, type Selectable, sql, type Transaction } from "kysely"
 import {
   LOCKED_INVOICE,
   LOCKED_PROPOSAL,
+  passEvents,
   type LockedRow,
   scopeLockingStatement,
   scopeStatement,
@@ -148,20 +149,19 @@ const copiedLineColumns = [
 ] as const
 type InvoiceRow = Selectable<Database["invoices"]>
 
-/** The events of a write, in its transaction (one insert). */
-const appendEvents = (trx: Transaction<Database>, organizationId: string, events: ReadonlyArray<{ readonly _tag: string }>, at: Date) =>
-  trx
+/** The events of a write (one insert), as a CTE of its one statement (`appended`, as the product's). */
+const appendEvents = (db: QueryCreator<Database>, organizationId: string, events: ReadonlyArray<{ readonly _tag: string }>, at: Date) =>
+  db
     .insertInto("events")
     .values(events.map((event) => ({ id: randomUUID(), organizationId, type: event._tag, payload: JSON.stringify(event), occurredAt: at }) as never))
-    .execute()
 
-/** The audit entry of a write, in its transaction. */
+/** The audit entry of a write, as a CTE of its one statement (`audited`, as the product's). */
 const audit = (
-  trx: Transaction<Database>,
+  db: QueryCreator<Database>,
   principal: Principal,
   entry: { readonly action: string; readonly targetType: string; readonly targetId: string; readonly details: object; readonly at: Date }
 ) =>
-  trx
+  db
     .insertInto("auditLog")
     .values({
       id: randomUUID(),
@@ -175,7 +175,6 @@ const audit = (
       details: JSON.stringify(entry.details),
       occurredAt: entry.at
     } as never)
-    .execute()
 
 /** The peer's billing and booking routes; register under `/v1`. */
 export const peerRoutes =
@@ -351,7 +350,16 @@ export const peerRoutes =
             createdAt: now,
             updatedAt: now
           }
-          // The invoice, its lines, the charges and the proposal's verdict in one statement (data-modifying CTEs).
+          const events = passEvents(organizationId, proposalId, invoiceId, proposal.operationalContextId, now)
+          const change = {
+            action: "billing.invoice_proposal.pass",
+            targetType: "invoice_proposal",
+            targetId: proposalId,
+            details: { externalReference, invoiceId },
+            at: now
+          }
+          // The invoice, its lines, the charges, the events, the audit entry and the proposal's verdict in one
+          // statement (data-modifying CTEs, in the product's order).
           const writes = trx
             .with("invoice", (db) => db.insertInto("invoices").values(invoice as never))
             .with("lines", (db) =>
@@ -380,32 +388,21 @@ export const peerRoutes =
             updatedAt: now,
             invoiceId
           } as const
-          const passed = await (
+          // The charges' CTE only when there are charges (its type differs; the query is the same builder).
+          const charged =
             facts.chargeIds.length === 0
-              ? writes.updateTable("invoiceProposals")
-              : writes
-                  .with("charged", (db) => db.updateTable("charges").set({ invoiceId }).where("id", "in", facts.chargeIds))
-                  .updateTable("invoiceProposals")
-          )
+              ? writes
+              : (writes.with("charged", (db) =>
+                  db.updateTable("charges").set({ invoiceId }).where("id", "in", facts.chargeIds)
+                ) as unknown as typeof writes)
+          const passed = await charged
+            .with("appended", (db) => appendEvents(db, organizationId, events, now))
+            .with("audited", (db) => audit(db, principal, change))
+            .updateTable("invoiceProposals")
             .set(verdict)
             .where("id", "=", proposalId)
             .returningAll()
             .executeTakeFirstOrThrow()
-          const context = proposal.operationalContextId
-          const at = now.toISOString()
-          const events = [
-            { _tag: "billing.invoice_proposal.passed", proposalId, organizationId, operationalContextId: context, at, invoiceId },
-            { _tag: "billing.invoice.created", invoiceId, organizationId, operationalContextId: context, at },
-            { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId: context, at }
-          ]
-          await appendEvents(trx, organizationId, events, now)
-          await audit(trx, principal, {
-            action: "billing.invoice_proposal.pass",
-            targetType: "invoice_proposal",
-            targetId: proposalId,
-            details: { externalReference, invoiceId },
-            at: now
-          })
           return { status: 201, body: { proposal: passed, invoice } } as const
         })
         if (outcome.status !== 201) return problem(reply, outcome.status, outcome.code)
@@ -492,18 +489,6 @@ export const peerRoutes =
           const balance = Number(invoice.issuedTotalGrossMinorUnits) - settled - amountMinorUnits
           const status = balance <= 0 ? "paid" : invoice.status
           const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice.paidAt
-          // The payment and the invoice in one statement (a data-modifying CTE).
-          const updated = await trx
-            .with("recorded", (db) =>
-              db
-                .insertInto("payments")
-                .values({ id: randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, recordedAt: now } as never)
-            )
-            .updateTable("invoices")
-            .set({ status, balanceMinorUnits: balance, paidAt, updatedAt: now } as never)
-            .where("id", "=", invoiceId)
-            .returningAll()
-            .executeTakeFirstOrThrow()
           const event = {
             _tag: "billing.invoice.payment_recorded",
             invoiceId,
@@ -512,14 +497,28 @@ export const peerRoutes =
             at: now.toISOString(),
             paymentId
           }
-          await appendEvents(trx, organizationId, [event], now)
-          await audit(trx, principal, {
-            action: "billing.invoice.report_payment",
-            targetType: "invoice",
-            targetId: invoiceId,
-            details: { paymentId, amountMinorUnits, paidOn, currency },
-            at: now
-          })
+          // The payment, its event, its audit entry and the invoice in one statement (data-modifying CTEs).
+          const updated = await trx
+            .with("recorded", (db) =>
+              db
+                .insertInto("payments")
+                .values({ id: randomUUID(), organizationId, invoiceId, paymentId, amountMinorUnits, paidOn, currency, recordedAt: now } as never)
+            )
+            .with("appended", (db) => appendEvents(db, organizationId, [event], now))
+            .with("audited", (db) =>
+              audit(db, principal, {
+                action: "billing.invoice.report_payment",
+                targetType: "invoice",
+                targetId: invoiceId,
+                details: { paymentId, amountMinorUnits, paidOn, currency },
+                at: now
+              })
+            )
+            .updateTable("invoices")
+            .set({ status, balanceMinorUnits: balance, paidAt, updatedAt: now } as never)
+            .where("id", "=", invoiceId)
+            .returningAll()
+            .executeTakeFirstOrThrow()
           return { status: 200, body: updated } as const
         })
         if (outcome.status !== 200) return problem(reply, outcome.status, outcome.code)

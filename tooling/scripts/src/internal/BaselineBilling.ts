@@ -10,13 +10,13 @@
  *   them, serialized with `JSON.stringify`.
  * - `POST /pass/{proposalId}` with `{"externalReference": "…"}`: one transaction of the statements the API's pass
  *   runs, in its order: the billing scope with the proposal locked, its charges locked with the externalReference
- *   check, one statement writing the invoice, its lines, the charges and the proposal's verdict, three events, one
- *   audit entry (7 round trips with `begin` and `commit`); 201 `{ proposal, invoice }`. Only the checks a
+ *   check, one statement writing the invoice, its lines, the charges, the proposal's verdict, three events and one
+ *   audit entry (5 round trips with `begin` and `commit`); 201 `{ proposal, invoice }`. Only the checks a
  *   well-formed benchmark request could fail are made.
  * - `POST /report-payment/{invoiceId}` with `{paymentId, amountMinorUnits, paidOn, currency}`: one transaction of the
  *   statements the API's report-payment runs, in its order: the billing scope with the invoice locked, its ledger
- *   (payments with their reversals, and write-offs) in one read, one statement inserting the payment and updating
- *   the invoice (balance, `paid` when it reaches 0 or less), one event, one audit entry (7 round trips); 200 with
+ *   (payments with their reversals, and write-offs) in one read, one statement inserting the payment, one event and
+ *   one audit entry and updating the invoice (balance, `paid` when it reaches 0 or less) (5 round trips); 200 with
  *   the invoice. A payment id already recorded on the invoice answers the invoice as it is (the API's replay: 4
  *   round trips); other refusals are not made.
  */
@@ -152,18 +152,89 @@ export const PASSED_INVOICE_COLUMNS = [
 ] as const
 
 /**
+ * `eventCount` events as a CTE of a write (`Outbox.insert` as `Sql.cte("appended", …)`), then its audit entry
+ * (`Audit.insertByPrincipal` as `Sql.cte("audited", …)`), placeholders from `$from`. Parameters: per event its id,
+ * organization id, type, payload, time; then the audit entry's ten columns in their order, `details` as JSON text.
+ * Together {@link eventsAndAuditParameters}.
+ */
+export const eventsAndAuditCtes = (from: number, eventCount: number): string => {
+  const events = Array.from({ length: eventCount }, (_, index) => {
+    const at = (offset: number) => `$${from + index * 5 + offset}`
+    return `(${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}::text::jsonb, ${at(4)})`
+  }).join(", ")
+  const audit = from + eventCount * 5
+  return `appended as (
+      insert into events (id, organization_id, type, payload, occurred_at)
+      values ${events}
+    ), audited as (
+      insert into audit_log (
+        id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id, details, occurred_at
+      ) values (${placeholders(audit, 9)}::text::jsonb, $${audit + 9})
+    )`
+}
+
+/** A write's audit entry as the baseline writes it: its action, target and details. */
+interface AuditedChange {
+  readonly action: string
+  readonly targetType: string
+  readonly targetId: string
+  readonly details: object
+}
+
+/** The parameters of {@link eventsAndAuditCtes}: the events (their payloads as JSON text) and the audit entry. */
+export const eventsAndAuditParameters = (
+  organizationId: string,
+  events: ReadonlyArray<{ readonly _tag: string }>,
+  change: AuditedChange,
+  at: Date
+): Array<unknown> => [
+  ...events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), at]),
+  randomUUID(),
+  organizationId,
+  "application",
+  "baseline",
+  change.action,
+  change.targetType,
+  change.targetId,
+  randomUUID(),
+  JSON.stringify(change.details),
+  at
+]
+
+/** The events a pass appends (`ProposalVerification.pass`): the proposal passed, the invoice created and approved. */
+export const passEvents = (
+  organizationId: string,
+  proposalId: string,
+  invoiceId: string,
+  operationalContextId: unknown,
+  now: Date
+): ReadonlyArray<{ readonly _tag: string; readonly [field: string]: unknown }> => {
+  const at = now.toISOString()
+  return [
+    { _tag: "billing.invoice_proposal.passed", proposalId, organizationId, operationalContextId, at, invoiceId },
+    { _tag: "billing.invoice.created", invoiceId, organizationId, operationalContextId, at },
+    { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId, at }
+  ]
+}
+
+/** How many events {@link passEvents} makes. */
+export const PASS_EVENT_COUNT = 3
+
+/**
  * A pass's one write (`InvoiceRepository.insertFromProposal` with `ProposalRepository.verdictUpdate`): the invoice
- * inserted, the proposal's lines copied onto it, its `chargeCount` charges marked (no such CTE when 0), the
- * proposal's verdict. Parameters: the {@link PASSED_INVOICE_COLUMNS} values, invoice id, proposal id, [invoice id,
- * the charge ids,] then status, externalReference, rejection reason, passed at, rejected at, cancelled at, updated
- * at, invoice id, proposal id.
+ * inserted, the proposal's lines copied onto it, its `chargeCount` charges marked (no such CTE when 0), its three
+ * events and its audit entry ({@link eventsAndAuditCtes}), the proposal's verdict. Parameters: the
+ * {@link PASSED_INVOICE_COLUMNS} values, invoice id, proposal id, [invoice id, the charge ids,] the events and audit
+ * entry, then status, externalReference, rejection reason, passed at, rejected at, cancelled at, updated at, invoice
+ * id, proposal id.
  */
 export const passWriteStatement = (chargeCount: number): string => {
   const columns = PASSED_INVOICE_COLUMNS.length
   const charged = chargeCount === 0
     ? ""
     : `, charged as (update charges set invoice_id = $${columns + 3} where id in (${placeholders(columns + 4, chargeCount)}))`
-  const verdict = columns + 3 + (chargeCount === 0 ? 0 : chargeCount + 1)
+  const also = columns + 3 + (chargeCount === 0 ? 0 : chargeCount + 1)
+  const verdict = also + PASS_EVENT_COUNT * 5 + 10
   const at = (offset: number) => `$${verdict + offset}`
   return `
     with invoice as (
@@ -177,23 +248,12 @@ export const passWriteStatement = (chargeCount: number): string => {
       select gen_random_uuid(), null, $${columns + 1}, charge_id, position, description, net_minor_units,
              vat_rate_basis_points, vat_minor_units, gross_minor_units
       from document_lines where proposal_id = $${columns + 2}
-    )${charged}
+    )${charged}, ${eventsAndAuditCtes(also, PASS_EVENT_COUNT)}
     update invoice_proposals
     set status = ${at(0)}, external_reference = ${at(1)}, rejection_reason = ${at(2)}, passed_at = ${at(3)},
         rejected_at = ${at(4)}, cancelled_at = ${at(5)}, updated_at = ${at(6)}, invoice_id = ${at(7)}
     where id = ${at(8)}`
 }
-
-/** `count` events in one insert (`Outbox.append`). Parameters: per event its id, organization id, type, payload, time. */
-export const eventsStatement = (count: number): string => `
-    insert into events (id, organization_id, type, payload, occurred_at)
-    values ${Array.from({ length: count }, (_, index) => `($${index * 5 + 1}, $${index * 5 + 2}, $${index * 5 + 3}, $${index * 5 + 4}::text::jsonb, $${index * 5 + 5})`).join(", ")}`
-
-/** One audit entry (`Audit.byPrincipal`). Parameters: the ten columns in their order, `details` as JSON text. */
-export const AUDIT_SQL = `
-    insert into audit_log (
-      id, organization_id, actor_type, actor_id, action, target_type, target_id, request_id, details, occurred_at
-    ) values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10)`
 
 /**
  * An invoice's ledger in one read (`LedgerRepository.ledger`): payments with their reversals, then write-offs,
@@ -211,23 +271,24 @@ export const LEDGER_SQL = `
     order by "writeOff", "recordedAt", "rowId"`
 
 /**
- * A payment and the invoice it changes in one write (`LedgerRepository.recordPayment` with
- * `InvoiceRepository.invoiceUpdate`). Parameters: payment row id, organization id, invoice id, payment id, amount,
- * paid on, currency, recorded at; then the invoice's status, external reference, issued number, issued date, due
- * date, issued total, payment reference, its type, document url, balance, approved at, sent at, paid at, written off
- * at, failed at, failure reason, updated at, id.
+ * A payment, its event, its audit entry and the invoice it changes in one write (`LedgerRepository.recordPayment`
+ * with `InvoiceRepository.invoiceUpdate`). Parameters: payment row id, organization id, invoice id, payment id,
+ * amount, paid on, currency, recorded at; the event and the audit entry ({@link eventsAndAuditCtes}, 15); then the
+ * invoice's status, external reference, issued number, issued date, due date, issued total, payment reference, its
+ * type, document url, balance, approved at, sent at, paid at, written off at, failed at, failure reason, updated at,
+ * id.
  */
 export const RECORD_PAYMENT_SQL = `
     with recorded as (
       insert into payments (id, organization_id, invoice_id, payment_id, amount_minor_units, paid_on, currency, recorded_at)
       values ($1, $2, $3, $4, $5, $6, $7, $8)
-    )
+    ), ${eventsAndAuditCtes(9, 1)}
     update invoices set
-      status = $9, external_reference = $10, issued_invoice_number = $11, issued_invoice_date = $12, due_date = $13,
-      issued_total_gross_minor_units = $14, payment_reference = $15, payment_reference_type = $16, document_url = $17,
-      balance_minor_units = $18, approved_at = $19, sent_at = $20, paid_at = $21, written_off_at = $22, failed_at = $23,
-      failure_reason = $24, updated_at = $25
-    where id = $26`
+      status = $24, external_reference = $25, issued_invoice_number = $26, issued_invoice_date = $27, due_date = $28,
+      issued_total_gross_minor_units = $29, payment_reference = $30, payment_reference_type = $31, document_url = $32,
+      balance_minor_units = $33, approved_at = $34, sent_at = $35, paid_at = $36, written_off_at = $37, failed_at = $38,
+      failure_reason = $39, updated_at = $40
+    where id = $41`
 
 /**
  * One send-queue page in (approved_at, id) order, after the cursor when `keyset`. Parameters: organization id, the
@@ -276,8 +337,6 @@ export const billingBaseline = (
   grantedContextIds: ReadonlyArray<string>
 ): BillingBaseline => {
   const scopeSql = scopeStatement(grantedContextIds.length)
-  const passEventsSql = eventsStatement(3)
-  const paymentEventsSql = eventsStatement(1)
 
   const scope = async (db: Queryable): Promise<Scope | undefined> =>
     (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
@@ -386,11 +445,19 @@ export const billingBaseline = (
         now
       ]
       const chargeIds = facts.chargeIds
+      const events = passEvents(organizationId, proposalId, invoiceId, proposal["operationalContextId"], now)
+      const change = {
+        action: "billing.invoice_proposal.pass",
+        targetType: "invoice_proposal",
+        targetId: proposalId,
+        details: { externalReference, invoiceId }
+      }
       await client.query(passWriteStatement(chargeIds.length), [
         ...inserted,
         invoiceId,
         proposalId,
         ...(chargeIds.length === 0 ? [] : [invoiceId, ...chargeIds]),
+        ...eventsAndAuditParameters(organizationId, events, change, now),
         "passed",
         externalReference,
         null,
@@ -400,29 +467,6 @@ export const billingBaseline = (
         now,
         invoiceId,
         proposalId
-      ])
-      const context = proposal["operationalContextId"]
-      const at = now.toISOString()
-      const events = [
-        { _tag: "billing.invoice_proposal.passed", proposalId, organizationId, operationalContextId: context, at, invoiceId },
-        { _tag: "billing.invoice.created", invoiceId, organizationId, operationalContextId: context, at },
-        { _tag: "billing.invoice.approved", invoiceId, organizationId, operationalContextId: context, at }
-      ]
-      await client.query(
-        passEventsSql,
-        events.flatMap((event) => [randomUUID(), organizationId, event._tag, JSON.stringify(event), now])
-      )
-      await client.query(AUDIT_SQL, [
-        randomUUID(),
-        organizationId,
-        "application",
-        "baseline",
-        "billing.invoice_proposal.pass",
-        "invoice_proposal",
-        proposalId,
-        randomUUID(),
-        JSON.stringify({ externalReference, invoiceId }),
-        now
       ])
       await client.query("commit")
       const invoice: Record<string, unknown> = Object.fromEntries(
@@ -483,6 +527,20 @@ export const billingBaseline = (
       const balance = Number(invoice["issuedTotalGrossMinorUnits"]) - settled - amountMinorUnits
       const status = balance <= 0 ? "paid" : invoice.status
       const paidAt = status === "paid" && invoice.status !== "paid" ? now : invoice["paidAt"]
+      const event = {
+        _tag: "billing.invoice.payment_recorded",
+        invoiceId,
+        organizationId,
+        operationalContextId: invoice["operationalContextId"],
+        at: now.toISOString(),
+        paymentId
+      }
+      const change = {
+        action: "billing.invoice.report_payment",
+        targetType: "invoice",
+        targetId: invoiceId,
+        details: { paymentId, amountMinorUnits, paidOn, currency }
+      }
       await client.query(RECORD_PAYMENT_SQL, [
         randomUUID(),
         organizationId,
@@ -492,6 +550,7 @@ export const billingBaseline = (
         paidOn,
         currency,
         now,
+        ...eventsAndAuditParameters(organizationId, [event], change, now),
         status,
         invoice["externalReference"],
         invoice["issuedInvoiceNumber"],
@@ -510,27 +569,6 @@ export const billingBaseline = (
         invoice["failureReason"],
         now,
         invoiceId
-      ])
-      const event = {
-        _tag: "billing.invoice.payment_recorded",
-        invoiceId,
-        organizationId,
-        operationalContextId: invoice["operationalContextId"],
-        at: now.toISOString(),
-        paymentId
-      }
-      await client.query(paymentEventsSql, [randomUUID(), organizationId, event._tag, JSON.stringify(event), now])
-      await client.query(AUDIT_SQL, [
-        randomUUID(),
-        organizationId,
-        "application",
-        "baseline",
-        "billing.invoice.report_payment",
-        "invoice",
-        invoiceId,
-        randomUUID(),
-        JSON.stringify({ paymentId, amountMinorUnits, paidOn, currency }),
-        now
       ])
       await client.query("commit")
       json(response, 200, { ...invoice, status, balanceMinorUnits: balance, paidAt, updatedAt: now })
