@@ -6,7 +6,7 @@
  */
 import type * as Db from "@propline/db/Db"
 import { Effect, Either, Layer } from "effect"
-import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
+import { KeyEncryption, type KeyEncryptionError, type Keyring, resealEach } from "../platform/KeyEncryption.js"
 import * as Sql from "../platform/Sql.js"
 import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 
@@ -49,22 +49,15 @@ export const signingSecrets = (
 export const resealEndpointSecrets = (keyring: Keyring): Effect.Effect<number, KeyEncryptionError, Db.Db | WebhookEndpointRepository> =>
   Effect.flatMap(WebhookEndpointRepository, (endpoints) =>
     Sql.transaction(
-      Effect.gen(function* () {
-        let written = 0
-        for (const row of yield* endpoints.sealedSecrets) {
-          const again = (envelope: string | null) =>
-            envelope === null ? Either.right(undefined) : resealed(keyring, { plaintext: null, envelope }, contextOf(row.id))
-          const secret = yield* again(row.secretEnvelope)
-          const previous = yield* again(row.previousSecretEnvelope)
-          if (secret === undefined && previous === undefined) continue
-          yield* endpoints.setSecretEnvelopes(row.id, {
-            secretEnvelope: secret ?? row.secretEnvelope,
-            previousSecretEnvelope: previous ?? row.previousSecretEnvelope
-          })
-          written++
-        }
-        return written
-      })
+      Effect.flatMap(endpoints.sealedSecrets, (rows) =>
+        resealEach(
+          keyring,
+          rows,
+          (row) => ({ secretEnvelope: row.secretEnvelope, previousSecretEnvelope: row.previousSecretEnvelope }),
+          (row) => contextOf(row.id),
+          (row, envelopes) => endpoints.setSecretEnvelopes(row.id, envelopes)
+        )
+      )
     )
   ).pipe(Effect.withSpan("WebhookSecrets.resealEndpointSecrets"))
 
