@@ -54,6 +54,7 @@ import { SessionHandlers, SignInHandlers } from "./SessionHandlers.js"
 import { SigningAdminHandlers } from "../signing/SigningAdminHandlers.js"
 import { WebhookAdminHandlers } from "../webhooks/WebhookAdminHandlers.js"
 import { WebhookReadRepository } from "../webhooks/WebhookReadRepository.js"
+import { EndpointSecretsResealed } from "../webhooks/WebhookSecrets.js"
 import { WebhookOperatorLive, WebhookQueueLive } from "../webhooks/WebhooksLive.js"
 import { staticAssets } from "./StaticAssets.js"
 import { BillingChartsAdminHandlers } from "../billing/BillingChartsAdminHandlers.js"
@@ -105,6 +106,9 @@ const TotpSecretsResealed = Layer.effectDiscard(
 /** The services the console's handlers call; a capability's operator service is added here. */
 const AdminServices = Layer.mergeAll(
   TotpSecretsResealed,
+  // The endpoints' secrets too (webhooks/WebhookSecrets.ts), in a layout whose worker runs apart; row locks make
+  // a worker starting at the same time wait, then write nothing.
+  EndpointSecretsResealed,
   OperatorSessions.Default,
   OperatorTeam.Default,
   BillingChartsReadRepository.Default,

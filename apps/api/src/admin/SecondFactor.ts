@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto"
 import * as OTPAuth from "otpauth"
 import { OperatorRepository } from "../identity/OperatorRepository.js"
 import { sha256Hex } from "../platform/Digest.js"
-import { KeyEncryption, type KeyEncryptionError, type Keyring, resealed } from "../platform/KeyEncryption.js"
+import { KeyEncryption, type KeyEncryptionError, type Keyring, resealEach } from "../platform/KeyEncryption.js"
 import * as Sql from "../platform/Sql.js"
 
 /** The issuer authenticator apps show beside the account. */
@@ -67,22 +67,15 @@ export const openSecret = (operatorId: string, envelope: string) =>
 export const resealTotpSecrets = (keyring: Keyring): Effect.Effect<number, KeyEncryptionError, Db.Db | OperatorRepository> =>
   Effect.flatMap(OperatorRepository, (operators) =>
     Sql.transaction(
-      Effect.gen(function* () {
-        let written = 0
-        for (const row of yield* operators.sealedTotpSecrets) {
-          const again = (envelope: string | null) =>
-            envelope === null ? Either.right(undefined) : resealed(keyring, { plaintext: null, envelope }, context(row.id))
-          const secret = yield* again(row.totpSecretEnvelope)
-          const pending = yield* again(row.totpPendingEnvelope)
-          if (secret === undefined && pending === undefined) continue
-          yield* operators.setTotpEnvelopes(row.id, {
-            totpSecretEnvelope: secret ?? row.totpSecretEnvelope,
-            totpPendingEnvelope: pending ?? row.totpPendingEnvelope
-          })
-          written++
-        }
-        return written
-      })
+      Effect.flatMap(operators.sealedTotpSecrets, (rows) =>
+        resealEach(
+          keyring,
+          rows,
+          (row) => ({ totpSecretEnvelope: row.totpSecretEnvelope, totpPendingEnvelope: row.totpPendingEnvelope }),
+          (row) => context(row.id),
+          (row, envelopes) => operators.setTotpEnvelopes(row.id, envelopes)
+        )
+      )
     )
   ).pipe(Effect.withSpan("SecondFactor.resealTotpSecrets"))
 

@@ -156,6 +156,41 @@ export const resealed = (
 }
 
 /**
+ * Re-seals, row by row, the envelopes `envelopesOf(row)` gives (a record of column to envelope, `null` where none)
+ * that are sealed under another key than the keyring's primary, for the row's `contextOf(row)`, and calls
+ * `write(row, envelopes)` with every envelope of the row (re-sealed or as stored) for each row that had one to
+ * re-seal. Each envelope is opened once, so a keyring that can't open one fails with a {@link KeyEncryptionError}
+ * before anything after it is written (run it in the transaction that locked the rows, so nothing is). Returns how
+ * many rows it wrote.
+ */
+export const resealEach = <Row, Envelopes extends Readonly<Record<string, string | null>>, E, R>(
+  keyring: Keyring,
+  rows: ReadonlyArray<Row>,
+  envelopesOf: (row: Row) => Envelopes,
+  contextOf: (row: Row) => string,
+  write: (row: Row, envelopes: Envelopes) => Effect.Effect<void, E, R>
+): Effect.Effect<number, KeyEncryptionError | E, R> =>
+  Effect.gen(function* () {
+    let written = 0
+    for (const row of rows) {
+      const envelopes: Record<string, string | null> = { ...envelopesOf(row) }
+      let changed = false
+      for (const [column, envelope] of Object.entries(envelopes)) {
+        if (envelope === null) continue
+        const again = yield* resealed(keyring, { plaintext: null, envelope }, contextOf(row))
+        if (again === undefined) continue
+        envelopes[column] = again
+        changed = true
+      }
+      if (!changed) continue
+      // An envelope is only ever replaced by another envelope, never by null: the record keeps `Envelopes`' shape.
+      yield* write(row, envelopes as Envelopes)
+      written++
+    }
+    return written
+  })
+
+/**
  * The development environment's key list: `DATA_DIR/key-encryption-keys`, made (mode 0600, never overwritten) on
  * first start with one key whose id is the day's date and four random hex digits.
  */

@@ -58,6 +58,22 @@ export class WebhookEndpointRepository extends Effect.Service<WebhookEndpointRep
               .execute()
           ),
 
+    /**
+     * Every endpoint's sealed secrets (the current one and a rotation's previous one; organizations' endpoints and
+     * connector apps' webhooks alike), by id, each row locked: the re-sealing under a new key-encryption key at
+     * start-up. Call inside `Sql.transaction`.
+     */
+    sealedSecrets: Sql.query((db) =>
+      db.selectFrom("webhookEndpoints").select(["id", "secretEnvelope", "previousSecretEnvelope"]).orderBy("id").forUpdate().execute()
+    ),
+
+    /**
+     * Stores an endpoint's envelopes re-sealed (the same secrets under another key-encryption key): not a change of
+     * the endpoint, so `updated_at` and the previous secret's expiry stay.
+     */
+    setSecretEnvelopes: (id: string, envelopes: { readonly secretEnvelope: string; readonly previousSecretEnvelope: string | null }) =>
+      Sql.query((db) => db.updateTable("webhookEndpoints").set(envelopes).where("id", "=", id).execute()).pipe(Effect.asVoid),
+
     /** The enabled webhooks of connector apps. */
     enabledOfApps: () =>
       Sql.query((db) =>

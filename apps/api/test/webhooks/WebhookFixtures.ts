@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { EventFanout } from "../../src/events/EventFanout.js"
 import type { PublishedEvent } from "../../src/events/PublishedEvent.js"
-import type { KeyEncryption } from "../../src/platform/KeyEncryption.js"
+import { KeyEncryption, type Keyring } from "../../src/platform/KeyEncryption.js"
 import * as Sql from "../../src/platform/Sql.js"
 import { type EndpointInput, WebhookOperatorService } from "../../src/webhooks/WebhookOperatorService.js"
 import { makeSettings, WebhookSettings, type WebhookSettingsShape } from "../../src/webhooks/WebhookSettings.js"
@@ -89,14 +89,19 @@ export interface Webhooks {
 
 /**
  * The webhooks capability over the database `config` with `settings`: the queue, the fan-out, the operator service
- * and, unless `worker: false`, the delivery loop (one worker instance).
+ * and, unless `worker: false`, the delivery loop (one worker instance); sealing and opening with `keyring` (the
+ * tests' {@link TestKeyEncryption} by default).
  */
-export const startWebhooks = async (config: Db.DbConfig, settings: WebhookSettingsShape, options: { readonly worker?: boolean } = {}): Promise<Webhooks> => {
+export const startWebhooks = async (
+  config: Db.DbConfig,
+  settings: WebhookSettingsShape,
+  options: { readonly worker?: boolean; readonly keyring?: Keyring } = {}
+): Promise<Webhooks> => {
   const role = options.worker === false ? WebhookFanoutOnlyLive : WebhookWorkerRoleLive
   const layer = Layer.mergeAll(role, WebhookOperatorLive).pipe(
     Layer.provideMerge(webhookQueue(WebhookSettings.layer(settings))),
     Layer.provideMerge(Db.layer(config)),
-    Layer.provideMerge(TestKeyEncryption)
+    Layer.provideMerge(options.keyring === undefined ? TestKeyEncryption : KeyEncryption.layer(options.keyring))
   )
   const runtime = ManagedRuntime.make(layer)
   await runtime.runtime()
