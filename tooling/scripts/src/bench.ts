@@ -48,7 +48,8 @@
  * `apps/api/dist/main.js` is measured, with its start script's flags: a before/after pair of runs, with BENCH_README=false
  * so that the earlier build's figures stay out of docs/performance.md); BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
- * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_PEER_NODE_ARGS and BENCH_BASELINE_NODE_ARGS (the same
+ * for the conventional peer and the plain baseline, to profile them beside the product).
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { freePorts } from "@propline/db/FreePort"
@@ -97,6 +98,10 @@ import {
   type Requirement,
   type Side
 } from "./internal/Report.js"
+
+/** Extra node flags for a measured process from the variable `name` (space-separated, e.g. `--cpu-prof`). */
+const extraNodeArgs = (name: string): Array<string> =>
+  (process.env[name] ?? "").split(" ").filter((arg) => arg.length > 0)
 
 const processStart = Date.now()
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -475,7 +480,7 @@ const program = Effect.gen(function* () {
   const api = yield* spawnNode({
     name: "api",
     args: [
-      ...(process.env["BENCH_API_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg.length > 0),
+      ...extraNodeArgs("BENCH_API_NODE_ARGS"),
       ...heapProbeArgs(),
       ...startFlags,
       API_ENTRY
@@ -609,7 +614,7 @@ const program = Effect.gen(function* () {
 
   const baseline = yield* spawnNode({
     name: "baseline",
-    args: ["--enable-source-maps", ...heapProbeArgs(), BASELINE_ENTRY],
+    args: ["--enable-source-maps", ...extraNodeArgs("BENCH_BASELINE_NODE_ARGS"), ...heapProbeArgs(), BASELINE_ENTRY],
     env: {
       DATABASE_URL: database.url,
       ORGANIZATION_ID: grant.organizationId,
@@ -630,7 +635,7 @@ const program = Effect.gen(function* () {
   // The conventional peer (issue 27): Fastify 5 + jose + kysely, verifying the product's tokens against its JWKS.
   const peer = yield* spawnNode({
     name: "peer",
-    args: ["--enable-source-maps", ...heapProbeArgs(), PEER_ENTRY],
+    args: ["--enable-source-maps", ...extraNodeArgs("BENCH_PEER_NODE_ARGS"), ...heapProbeArgs(), PEER_ENTRY],
     env: {
       DATABASE_URL: database.url,
       APPLICATION_ID: grant.applicationId,
