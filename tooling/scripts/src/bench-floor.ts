@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:floor`: the CPU the HTTP stack alone costs per request, the floor under every path `pnpm bench`
- * measures. Three servers answer the same authenticated `GET` with the same constant page and do nothing else
- * (`internal/FloorServers.ts`): plain `node:http`; `node:http` running the same checks as one Effect per request
+ * measures. Four servers answer the same authenticated `GET` with the same constant page and do nothing else
+ * (`internal/FloorServers.ts`): plain `node:http`; Fastify 5 as the conventional peer uses it (the framework a
+ * user would otherwise pick); `node:http` running the same checks as one Effect per request
  * (the Effect runtime without `@effect/platform`); and the API host's stack (`@effect/platform` HttpApi with a
  * bearer middleware and a Schema-decoded parameter on `NodeHttpServer`, spans off). No database is involved.
  *
@@ -26,10 +27,11 @@ import { sampledWhile } from "./internal/ProcessUsage.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const RESULTS_MD = resolve(HERE, "../bench-floor-results.md")
-const SERVERS = ["node", "effect", "httpapi"] as const
+const SERVERS = ["node", "fastify", "effect", "httpapi"] as const
 type Server = (typeof SERVERS)[number]
 const LABELS: Readonly<Record<Server, string>> = {
   node: "plain node:http",
+  fastify: "Fastify 5 (the conventional peer's framework: onRequest bearer check, querystring schema)",
   effect: "node:http running one Effect per request (no @effect/platform)",
   httpapi: "@effect/platform HttpApi (the API host's stack)"
 }

@@ -1,11 +1,14 @@
 /**
- * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|effect|httpapi> <port>` on
+ * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|fastify|effect|httpapi> <port>` on
  * 127.0.0.1. All answer the same request with the same bytes and do no other work, so what separates their CPU per
  * request is the HTTP stack alone:
  *
  * - `GET /v1/queue?limit=N` with `Authorization: Bearer <token>`: 401 without a bearer token, 400 for a `limit`
  *   that is not a whole number from 1 to 100, else 200 with {@link BODY} (a constant JSON page).
  * - `node`: plain `node:http`, the header and the parameter checked by hand.
+ * - `fastify`: Fastify 5 as the conventional peer (`bench-peer/`) is built: an `onRequest` hook checking the bearer
+ *   header, `limit` validated by the route's querystring JSON schema (Ajv, with type coercion), the page sent as
+ *   text with its content type, logger off. The framework a user would otherwise pick, at its own floor.
  * - `effect`: plain `node:http` whose listener runs the same checks as one Effect per request, on a runtime made once
  *   (`Runtime.runCallback`): what the Effect runtime costs without `@effect/platform`'s server, router and HttpApi.
  * - `httpapi`: the stack the API host uses: an `@effect/platform` HttpApi group with a bearer security middleware
@@ -23,6 +26,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Context, Effect, Layer, Redacted, Runtime, Schema } from "effect"
+import Fastify from "fastify"
 import { createServer, type IncomingMessage } from "node:http"
 
 /** The page every server answers: 50 items of about 40 bytes, as JSON. */
@@ -54,6 +58,25 @@ const serveNode = (port: number) => {
     response.writeHead(200, { "content-type": "application/json", "content-length": BODY_BYTES }).end(BODY)
   })
   server.listen(port, "127.0.0.1")
+}
+
+const serveFastify = async (port: number) => {
+  const app = Fastify({ logger: false })
+  app.addHook("onRequest", async (request, reply) => {
+    if (!BEARER.test(request.headers.authorization ?? "")) {
+      await reply.code(401).type("application/problem+json").send('{"status":401}')
+    }
+  })
+  app.get(
+    "/v1/queue",
+    { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 100 } } } } },
+    async (_request, reply) => reply.type("application/json").send(BODY)
+  )
+  app.setErrorHandler(async (error: { readonly validation?: unknown }, _request, reply) => {
+    const status = error.validation === undefined ? 500 : 400
+    return reply.code(status).type("application/problem+json").send(`{"status":${status}}`)
+  })
+  await app.listen({ port, host: "127.0.0.1" })
 }
 
 const serveEffect = (port: number) => {
@@ -134,8 +157,9 @@ const serveHttpApi = (port: number) => {
 
 const [kind, portText] = process.argv.slice(2)
 const port = Number(portText)
-if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|effect|httpapi> <port>")
+if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|fastify|effect|httpapi> <port>")
 if (kind === "node") serveNode(port)
+else if (kind === "fastify") await serveFastify(port)
 else if (kind === "effect") serveEffect(port)
 else if (kind === "httpapi") serveHttpApi(port)
-else throw new Error(`unknown server ${String(kind)}: node, effect or httpapi`)
+else throw new Error(`unknown server ${String(kind)}: node, fastify, effect or httpapi`)
