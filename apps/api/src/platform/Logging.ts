@@ -22,21 +22,41 @@ const LEVELS = { debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warn
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype
 
+/** A line's `level` for Effect's level label (`WARN` is `warn`, the others their label in lower case). */
+const LEVEL_NAMES: Readonly<Record<string, string>> = {
+  ALL: "all",
+  FATAL: "fatal",
+  ERROR: "error",
+  WARN: "warn",
+  INFO: "info",
+  DEBUG: "debug",
+  TRACE: "trace",
+  OFF: "off"
+}
+
 /** The fields of one line, in the order they are written. */
 const fieldsOf = (options: Logger.Logger.Options<unknown>): Record<string, unknown> => {
+  const label = options.logLevel.label
   const line: Record<string, unknown> = {
     time: options.date.toISOString(),
-    level: options.logLevel.label === "WARN" ? "warn" : options.logLevel.label.toLowerCase()
+    level: LEVEL_NAMES[label] ?? label.toLowerCase()
   }
   const request = requestStateOf(FiberRefs.getOrDefault(options.context, FiberRef.currentContext))
   if (request !== undefined) line["requestId"] = request.id
-  const texts: Array<string> = []
-  for (const part of Array.isArray(options.message) ? options.message : [options.message]) {
+  // The texts joined by spaces; most lines have one part (the access log's: one record, no text).
+  let msg: string | undefined
+  const parts = Array.isArray(options.message) ? options.message : [options.message]
+  for (const part of parts) {
     if (isRecord(part)) Object.assign(line, part)
-    else texts.push(typeof part === "string" ? part : String(part))
+    else {
+      const text = typeof part === "string" ? part : String(part)
+      msg = msg === undefined ? text : `${msg} ${text}`
+    }
   }
-  if (texts.length > 0) line["msg"] = texts.join(" ")
-  for (const [key, value] of HashMap.toEntries(options.annotations)) line[key] = value
+  if (msg !== undefined) line["msg"] = msg
+  if (HashMap.size(options.annotations) > 0) {
+    for (const [key, value] of HashMap.toEntries(options.annotations)) line[key] = value
+  }
   if (!Cause.isEmpty(options.cause)) line["error"] = Cause.pretty(options.cause, { renderErrorCause: true })
   return line
 }
