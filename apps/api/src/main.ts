@@ -123,7 +123,11 @@ const program = Effect.gen(function* () {
       demoConnectorBanner(seeded.connector),
       config.runAdmin ? printOperatorBanner(seeded.operator) : ""
     ].join("\n")
-    yield* Effect.sync(() => console.log(banner))
+    // After the lines logged so far (the logger holds them until the end of the turn: platform/Logging).
+    yield* Effect.sync(() => {
+      Logging.stdout.flush()
+      console.log(banner)
+    })
   }
   return yield* Effect.never
 }).pipe(Effect.scoped)

@@ -71,6 +71,14 @@ export const explain = (reason: string): Effect.Effect<void> =>
   })
 
 /**
+ * A recorder's Context when there is no server span (telemetry off): it is no span to propagate or to attach log
+ * events to, so Effect's tracer logger (which turns every log line into an event on the current span, rendering the
+ * message as indented JSON first) skips it, as it skips a request without a span; spans made under it have no parent,
+ * as without it.
+ */
+const standalone = Context.make(Tracer.DisablePropagation, true)
+
+/**
  * The request's parent span as the router sees it: keeps the `http.route` the router writes, and forwards every
  * call to the server span when there is one (telemetry on), whose ids it carries so child spans link to it.
  */
@@ -91,7 +99,7 @@ class RouteRecorder implements Tracer.Span {
     return this.inner?.parent ?? Option.none()
   }
   get context() {
-    return this.inner?.context ?? Context.empty()
+    return this.inner?.context ?? standalone
   }
   get status() {
     return this.inner?.status ?? { _tag: "Started" as const, startTime: 0n }
@@ -149,6 +157,19 @@ const measured = (method: string, route: string | null, status: number, duration
   )
 }
 
+/** One access-log line's fields, in the order they are written (the logger adds `time`, `level` before them). */
+interface AccessLine {
+  readonly msg: "request"
+  readonly requestId: string
+  readonly method: string
+  readonly route: string | null
+  readonly status: number
+  readonly durationMs: number
+  organizationId?: string
+  principalId?: string
+  reason?: string
+}
+
 const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>): number =>
   Exit.isSuccess(exit)
     ? exit.value.status
@@ -179,17 +200,18 @@ export const accessLogged = <E, R>(
     // telemetry on the recorder forwards the log event to the server span, as the span itself would take it).
     const answered = Effect.onExit(app, (exit) => {
       const status = statusOf(exit)
-      const line = {
+      const line: AccessLine = {
         msg: "request",
         requestId: id,
         method: request.method,
         route: recorder.route,
         status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ...(state.organizationId === undefined ? {} : { organizationId: state.organizationId }),
-        ...(state.principalId === undefined ? {} : { principalId: state.principalId }),
-        ...(state.reason === undefined ? {} : { reason: state.reason })
+        durationMs: Math.round((performance.now() - started) * 100) / 100
       }
+      // Set only when known (no spreads of fresh objects): a field absent from the line is absent from its JSON.
+      if (state.organizationId !== undefined) line.organizationId = state.organizationId
+      if (state.principalId !== undefined) line.principalId = state.principalId
+      if (state.reason !== undefined) line.reason = state.reason
       const logged = status >= 500 ? Effect.logError(line) : Effect.logInfo(line)
       return fiber.getFiberRef(currentMetricsEnabled)
         ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
