@@ -20,6 +20,7 @@ import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
 import { mkdir } from "node:fs/promises"
 import pg from "pg"
 import type { Database } from "./Database.js"
+import { pipelinedBeginPool } from "./internal/PipelinedBegin.js"
 import { migrateToLatest } from "./Migrations.js"
 import { parseTimestamptz } from "./TimestampParser.js"
 
@@ -290,7 +291,11 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     })
     // An idle client's error (a restarted server) must not crash the process; the next query reconnects.
     pool.on("error", () => {})
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    // A transaction's `begin` goes out with its first statement, one round trip fewer (internal/PipelinedBegin.ts).
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pipelinedBeginPool(pool) }),
+      plugins: [new CamelCasePlugin()]
+    })
     pools.set(kysely, pool)
     return kysely
   }
