@@ -20,6 +20,7 @@ import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
 import { mkdir } from "node:fs/promises"
 import pg from "pg"
 import type { Database } from "./Database.js"
+import { pipelinedBeginPool } from "./internal/PipelinedBegin.js"
 import { migrateToLatest } from "./Migrations.js"
 import { parseTimestamptz } from "./TimestampParser.js"
 
@@ -127,20 +128,10 @@ export const scriptRunner = (service: DbService) => {
 export class Db extends Context.Tag("@propline/db/Db")<Db, DbService>() {}
 
 /**
- * `effect` in a span named `name` when spans are recorded (telemetry on), with `db.system` and, when given, the
- * statement's text (its parameters never); `effect` itself otherwise, so that a process without telemetry pays
- * one fiber-ref read per statement.
+ * `effect` in a span named `name`, with `db.system` and, when given, the statement's text (its parameters never): what
+ * a statement or a transaction runs in when spans are recorded (telemetry on). Without telemetry the callers run
+ * `effect` itself, having read the switch in the step that reads the fiber's transaction and service.
  */
-const sqlSpan = <A, E, R>(
-  name: string,
-  effect: Effect.Effect<A, E, R>,
-  text?: () => string
-): Effect.Effect<A, E, R> =>
-  Effect.withFiberRuntime((fiber) =>
-    fiber.getFiberRef(FiberRef.currentTracerEnabled) ? inSpan(name, effect, text) : effect
-  )
-
-/** `effect` in the span {@link sqlSpan} makes when spans are recorded. */
 const inSpan = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>, text?: () => string): Effect.Effect<A, E, R> =>
   Effect.withSpan(effect, name, {
     kind: "client",
@@ -243,26 +234,23 @@ export const afterCommit = (callback: () => void): Effect.Effect<void> =>
  * dies or is interrupted. Nested calls join the outer transaction.
  */
 export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R | Db> =>
-  Effect.flatMap(FiberRef.get(currentTransaction), (outer) =>
-    outer !== undefined
-      ? effect
-      : Effect.flatMap(Db, (service) => {
-          const callbacks: Array<() => void> = []
-          return sqlSpan(
-            "sql.transaction",
-            Effect.acquireUseRelease(
-            Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
-            (trx) => Effect.locally(effect, currentTransaction, { kysely: trx as Kysely<Database>, afterCommit: callbacks }),
-            (trx: ControlledTransaction<Database>, exit) =>
-              Effect.promise(async () => {
-                if (!Exit.isSuccess(exit)) return trx.rollback().execute()
-                await trx.commit().execute()
-                for (const callback of callbacks) callback()
-              }).pipe(Effect.orDie)
-            )
-          )
-        })
-  )
+  // The open transaction, the service and the tracer switch read from the fiber in one step (as `onConnection`).
+  Effect.withFiberRuntime((fiber) => {
+    if (fiber.getFiberRef(currentTransaction) !== undefined) return effect
+    const service = Context.unsafeGet(fiber.currentContext, Db)
+    const callbacks: Array<() => void> = []
+    const inTransaction = Effect.acquireUseRelease(
+      Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
+      (trx) => Effect.locally(effect, currentTransaction, { kysely: trx as Kysely<Database>, afterCommit: callbacks }),
+      (trx: ControlledTransaction<Database>, exit) =>
+        Effect.promise(async () => {
+          if (!Exit.isSuccess(exit)) return trx.rollback().execute()
+          await trx.commit().execute()
+          for (const callback of callbacks) callback()
+        }).pipe(Effect.orDie)
+    )
+    return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? inSpan("sql.transaction", inTransaction) : inTransaction
+  })
 
 const int8 = (value: string): number => Number(value)
 const asText = (value: string): string => value
@@ -290,7 +278,11 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
     })
     // An idle client's error (a restarted server) must not crash the process; the next query reconnects.
     pool.on("error", () => {})
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
+    // A transaction's `begin` goes out with its first statement, one round trip fewer (internal/PipelinedBegin.ts).
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pipelinedBeginPool(pool) }),
+      plugins: [new CamelCasePlugin()]
+    })
     pools.set(kysely, pool)
     return kysely
   }

@@ -6,7 +6,7 @@
  * into problem details.
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Data, Effect, Stream } from "effect"
+import { Data, Deferred, Effect, FiberId, Stream } from "effect"
 import { IncomingMessage } from "node:http"
 
 /** The largest body the API host reads, in bytes: 64 KiB (the largest valid body of spec 4.1 is far below). */
@@ -141,12 +141,26 @@ const readText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<s
   })
 
 /**
+ * `effect` run at most once, by the first run of the returned effect; that run and every other, concurrent ones
+ * included, get its outcome (an interruption of the first run included), as `Effect.cached` gives, without
+ * running a fiber to build it (`Effect.runSync`) for every request.
+ */
+const once = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+  let outcome: Deferred.Deferred<A, E> | undefined
+  return Effect.suspend(() => {
+    if (outcome !== undefined) return Deferred.await(outcome)
+    const deferred = (outcome = Deferred.unsafeMake<A, E>(FiberId.none))
+    return Effect.zipRight(Effect.intoDeferred(effect, deferred), Deferred.await(deferred))
+  })
+}
+
+/**
  * The request, with `text`, `json`, `urlParamsBody` and `arrayBuffer` reading the body as described above. Every
  * other member is the original request's.
  */
 export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   let text: Effect.Effect<string, BodyRejected> | undefined
-  const cachedText = () => (text ??= Effect.runSync(Effect.cached(readText(request))))
+  const cachedText = () => (text ??= once(readText(request)))
   return Object.create(request, {
     text: { get: cachedText },
     json: {
