@@ -59,9 +59,13 @@ const require = createRequire(import.meta.url)
 const ReferencePage = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const document = openApiDocument(config.baseUrl, config.authUrl)
-    const title = document.info.title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
-    const page = `<!doctype html>
+    // Rendered on the first request for it, then kept: the page inlines the whole OpenAPI document (~1.1 MiB), which
+    // an instance that is never asked for `/docs` need not hold (docs/performance.md, issue 27).
+    const page = yield* Effect.cached(
+      Effect.sync(() => {
+        const document = openApiDocument(config.baseUrl, config.authUrl)
+        const title = document.info.title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+        return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -74,6 +78,8 @@ const ReferencePage = HttpApiBuilder.Router.use((router) =>
     <script src="/docs/scalar.js"></script>
   </body>
 </html>`
+      })
+    )
     const script = yield* Effect.cached(
       Effect.promise(
         () =>
@@ -82,7 +88,7 @@ const ReferencePage = HttpApiBuilder.Router.use((router) =>
           ) as Promise<{ readonly javascript: string }>
       ).pipe(Effect.map((module) => module.javascript))
     )
-    yield* router.get("/docs", HttpServerResponse.html(page))
+    yield* router.get("/docs", Effect.map(page, (html) => HttpServerResponse.html(html)))
     yield* router.get(
       "/docs/scalar.js",
       Effect.map(script, (javascript) =>

@@ -3,8 +3,7 @@
  * start-up, with transactions carried in a FiberRef so that repositories run inside the caller's transaction
  * without being handed it.
  */
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite"
-import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist"
+import type { PGlite } from "@electric-sql/pglite"
 import {
   CamelCasePlugin,
   CompiledQuery,
@@ -15,7 +14,6 @@ import {
   type RawBuilder,
   sql
 } from "kysely"
-import { PGliteDialect } from "kysely-pglite-dialect"
 import { Context, Data, Effect, Exit, FiberRef, Layer } from "effect"
 import { mkdir } from "node:fs/promises"
 import pg from "pg"
@@ -288,6 +286,13 @@ export const makeKysely = async (config: DbConfig): Promise<Kysely<Database>> =>
   }
   // A first start on a fresh machine: the data directory and its parents don't exist yet.
   if (config.dataDir !== undefined) await mkdir(config.dataDir, { recursive: true })
+  // Loaded only here: a process on PostgreSQL never holds PGlite's modules (their source and compiled code, ~1 MiB
+  // of heap; docs/performance.md, issue 27).
+  const [{ PGlite, types: pgliteTypes }, { btree_gist }, { PGliteDialect }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/btree_gist"),
+    import("kysely-pglite-dialect")
+  ])
   const pglite = await PGlite.create({
     ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
     // btree_gist: the booking exclusion constraint compares a uuid with = inside a GiST index.

@@ -26,7 +26,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import S3rver from "s3rver"
 
-const MAIN = fileURLToPath(new URL("../../../apps/api/dist/main.js", import.meta.url))
+/** The product's entry as `pnpm start` runs it (source maps for our own files only, then `main.js`). */
+const START = fileURLToPath(new URL("../../../apps/api/dist/start.js", import.meta.url))
 const ROTATE = fileURLToPath(new URL("../../../apps/api/dist/rotate-signing-key.js", import.meta.url))
 
 /** Debian's packages (`apt-get install haproxy pgbouncer`). */
@@ -385,7 +386,7 @@ export const startScaleLayout = async (options: LayoutOptions): Promise<ScaleLay
       const logPath = path.join(directory, "logs", `${entry.name}.log`)
       const child = spawnLogged(
         process.execPath,
-        ["--enable-source-maps", "--max-old-space-size=192", "--max-semi-space-size=8", MAIN],
+        ["--max-old-space-size=192", "--max-semi-space-size=8", START],
         {
           ...shared,
           HOSTS: entry.role,

@@ -19,8 +19,8 @@
  *
  * 1. Creates a fresh database `bench_<timestamp>` on the PostgreSQL server `DATABASE_URL` names (default
  *    postgres://postgres@127.0.0.1:5432/postgres; loopback only).
- * 2. Starts the product as `pnpm start` does (`node <the start script's flags> apps/api/dist/main.js`, built
- *    beforehand) on free ports of 127.0.0.1 with demo data, and waits for DATA_DIR/demo-credentials.json, the
+ * 2. Starts the product as `pnpm start` does (`node <the start script's flags> apps/api/dist/start.js`, flags and
+ *    entry read from the script; built beforehand) on free ports of 127.0.0.1 with demo data, and waits for DATA_DIR/demo-credentials.json, the
  *    identity host's JWKS and the API host's OpenAPI document.
  * 3. Adds what the selected paths need with pg (`internal/BenchDatabase.ts`): approved invoices, proposals, token
  *    clients; then `vacuum analyze`.
@@ -45,7 +45,7 @@
  * allocations come from); BENCH_DEEP_ROWS; BENCH_PASS_PROPOSALS (default: enough for every round at {@link EXPECTED_MAX_PASS_RATE});
  * BENCH_TOKEN_CLIENTS (default: see {@link tokenClientCount}); BENCH_README; BENCH_TELEMETRY (`true`: the product exports
  * its spans and metrics to a local OTLP receiver; the results are not written to docs/performance.md); BENCH_API_ROOT (another checkout whose built
- * `apps/api/dist/main.js` is measured, with its start script's flags: a before/after pair of runs, with BENCH_README=false
+ * product is measured, with its start script's flags and entry: a before/after pair of runs, with BENCH_README=false
  * so that the earlier build's figures stay out of docs/performance.md); BENCH_KEEP_LOGS (`true` keeps the run's
  * directory with the children's logs); BENCH_API_NODE_ARGS (extra node flags
  * for the API process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_PEER_NODE_ARGS and BENCH_BASELINE_NODE_ARGS (the same
@@ -58,7 +58,7 @@ import { createPublicKey, randomBytes, verify, type JsonWebKey } from "node:cryp
 import { existsSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, cpus, tmpdir, totalmem } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type AssertionMinter, type ConnectorCredentials, createAssertionMinter } from "./InstallationAssertion.js"
 import {
@@ -111,7 +111,6 @@ const REPO_ROOT = resolve(HERE, "../../..")
  * e.g. an earlier commit's worktree, measured by this benchmark, as a before/after pair of runs.
  */
 const PRODUCT_ROOT = resolve(process.env["BENCH_API_ROOT"] ?? REPO_ROOT)
-const API_ENTRY = join(PRODUCT_ROOT, "apps/api/dist/main.js")
 const BASELINE_ENTRY = join(HERE, "internal/BaselineServer.js")
 const PEER_ENTRY = join(HERE, "bench-peer/PeerServer.js")
 const ROOT_PACKAGE = join(PRODUCT_ROOT, "package.json")
@@ -417,14 +416,19 @@ const ensureRunning = (...children: ReadonlyArray<RunningChild>) =>
   )
 
 /**
- * The node flags `pnpm start` runs the product with (the root package.json's `start` script: `… && node <flags>
- * apps/api/dist/main.js`), so the benchmark measures the product as it is started, memory bound included.
+ * How `pnpm start` runs the product (the root package.json's `start` script: `… && node <flags> apps/api/dist/<entry>.js`,
+ * e.g. `apps/api/dist/start.js`, or `main.js` in a checkout from before issue 27's start shim), so the benchmark
+ * measures the product as it is started, memory bound and source-map setting included: the node flags, and the
+ * entry's absolute path in the measured checkout.
  */
-const productNodeFlags = attempt("the start script's node flags", async () => {
+const productStart = attempt("the start script's node flags and entry", async () => {
   const manifest = JSON.parse(await readFile(ROOT_PACKAGE, "utf8")) as { scripts?: Record<string, string> }
-  const match = /(?:^|&&)\s*node((?:\s+--\S+)*)\s+apps\/api\/dist\/main\.js\s*$/.exec(manifest.scripts?.["start"] ?? "")
-  if (match === null) throw new Error("the start script does not end with `node [--flags] apps/api/dist/main.js`")
-  return (match[1] ?? "").split(/\s+/).filter((flag) => flag.length > 0)
+  const match = /(?:^|&&)\s*node((?:\s+--\S+)*)\s+(apps\/api\/dist\/[\w./-]+\.js)\s*$/.exec(manifest.scripts?.["start"] ?? "")
+  if (match === null) throw new Error("the start script does not end with `node [--flags] apps/api/dist/<entry>.js`")
+  return {
+    flags: (match[1] ?? "").split(/\s+/).filter((flag) => flag.length > 0),
+    entry: join(PRODUCT_ROOT, match[2] ?? "")
+  }
 })
 
 /**
@@ -461,9 +465,10 @@ const program = Effect.gen(function* () {
   if ((selected.has("send-queue-deep") || selected.has("send-queue")) && deepRows + 51 > config.invoices) {
     return yield* new BenchFailure({ message: "BENCH_DEEP_ROWS must leave a full page after it (BENCH_INVOICES - 51 at most)" })
   }
-  if (!existsSync(API_ENTRY)) {
+  const start = yield* productStart
+  if (!existsSync(start.entry)) {
     return yield* new BenchFailure({
-      message: `${API_ENTRY} is missing: build the product first (pnpm turbo run build --filter=@propline/api)`
+      message: `${start.entry} is missing: build the product first (pnpm turbo run build --filter=@propline/api)`
     })
   }
 
@@ -475,15 +480,14 @@ const program = Effect.gen(function* () {
   const authUrl = `http://127.0.0.1:${authPort}`
   const dataDir = join(dir, "data")
 
-  const startFlags = yield* productNodeFlags
   const sink = config.telemetry ? yield* otlpSink : undefined
   const api = yield* spawnNode({
     name: "api",
     args: [
       ...extraNodeArgs("BENCH_API_NODE_ARGS"),
       ...heapProbeArgs(),
-      ...startFlags,
-      API_ENTRY
+      ...start.flags,
+      start.entry
     ],
     env: {
       API_PORT: String(apiPort),
@@ -506,7 +510,7 @@ const program = Effect.gen(function* () {
     cwd: PRODUCT_ROOT,
     logPath: join(dir, "api.log")
   })
-  yield* progress(`started the product (pid ${api.process.pid}, node ${startFlags.join(" ")}) on ${baseUrl} and ${authUrl}`)
+  yield* progress(`started the product (pid ${api.process.pid}, node ${[...start.flags, relative(PRODUCT_ROOT, start.entry)].join(" ")}) on ${baseUrl} and ${authUrl}`)
   const credentials = yield* poll("demo-credentials.json", api, 120_000, () =>
     readCredentials(join(dataDir, "demo-credentials.json"))
   )

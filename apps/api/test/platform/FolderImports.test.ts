@@ -6,7 +6,7 @@
  * - no cycle between folders, of any length;
  * - the kernel (`platform/`, the configuration `AppConfig.ts` included) imports no other folder;
  * - a capability imports the kernel and other capabilities, never the console's host (`admin/`), the demo or the
- *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`, `WorkerHost.ts`);
+ *   hosts (`ApiHost.ts`, `Hosts.ts`, `main.ts`, `rotate-signing-key.ts`, `start.ts`, `WorkerHost.ts`);
  * - `admin/` imports capabilities for wiring, in `AdminHost.ts`; its other files only through a capability's
  *   repositories (`*Repository.ts`, read repositories included: the owner's statements, such as identity's operators
  *   for the host's sign-in and sessions);
@@ -32,7 +32,7 @@ const capabilities = [
   "tenancy",
   "webhooks"
 ] as const
-const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts", "WorkerHost.ts"]
+const hostFiles = ["ApiHost.ts", "Hosts.ts", "main.ts", "rotate-signing-key.ts", "start.ts", "WorkerHost.ts"]
 
 /** The folder (node of the graph) a file of `src/` belongs to: its top folder, or the hosts'. */
 const folderOf = (file: string): string => {

@@ -1,5 +1,5 @@
 /**
- * The built product (`apps/api/dist/main.js`, as `pnpm start` runs it) as a child process of a test, on PostgreSQL:
+ * The built product (`apps/api/dist/start.js`, the entry `pnpm start` runs) as a child process of a test, on PostgreSQL:
  * for what only a real process shows (signals, exit codes, several instances on one database). Its stdout and stderr
  * are kept (JSON log lines, `LOG_FORMAT=json`).
  */
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import * as AppConfig from "../../src/platform/AppConfig.js"
 import { TestKeyEncryption } from "./KeyEncryptionFixtures.js"
 
-const MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url))
+const START = fileURLToPath(new URL("../../dist/start.js", import.meta.url))
 
 export interface ChildProduct {
   readonly process: ChildProcess
@@ -48,13 +48,13 @@ const answers = async (url: string, status: number) => {
 }
 
 /**
- * Starts `main.js` with `env` (the database, keys, `HOSTS` …) on free loopback ports for the API and identity hosts
+ * Starts `start.js` with `env` (the database, keys, `HOSTS` …) on free loopback ports for the API and identity hosts
  * and waits until those `HOSTS` names (default `api,auth`) answer `/readyz` 200 (at most 4 minutes: a loaded machine starts slowly).
  */
 export const startChild = async (env: Record<string, string>): Promise<ChildProduct> => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build @propline/api first`)
+  if (!existsSync(START)) throw new Error(`${START} is missing: build @propline/api first`)
   const [apiPort, authPort, adminPort] = [await freePort(), await freePort(), await freePort()]
-  const child = spawn(process.execPath, ["--enable-source-maps", MAIN], {
+  const child = spawn(process.execPath, [START], {
     env: {
       PATH: process.env["PATH"] ?? "",
       API_PORT: String(apiPort),
