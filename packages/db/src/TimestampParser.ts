@@ -5,7 +5,9 @@
  *
  * The fast path takes PostgreSQL's ISO output `YYYY-MM-DD HH:MM:SS[.fraction]±HH[:MM]` with a four-digit year from
  * 1000 on; the fraction is read as `postgres-date` reads it (`1000 * parseFloat(".fraction")`, truncated by
- * `Date.UTC`), so even its floating-point rounding is the same. Anything else (`infinity`, BC dates, other years,
+ * `Date.UTC`), so even its floating-point rounding is the same: up to 15 digits it is computed as `digits / 10^n`
+ * without a substring (both exact doubles, so their quotient is the double nearest the decimal fraction, which is what
+ * parseFloat gives). Anything else (`infinity`, BC dates, other years,
  * an offset with seconds) goes to `postgres-date` itself.
  */
 import pg from "pg"
@@ -13,6 +15,9 @@ import pg from "pg"
 const fallback = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, "text") as (value: string) => Date | number | null
 
 const ZERO = 48
+
+/** 10^n for the fraction's digit counts read without parseFloat: exact doubles. */
+const POWERS_OF_TEN: ReadonlyArray<number> = Array.from({ length: 16 }, (_, n) => 10 ** n)
 
 /** The two-digit number at `at`, or NaN when either character is not a digit. */
 const twoDigits = (value: string, at: number): number => {
@@ -38,13 +43,16 @@ export const parseTimestamptz = (value: string): Date | number | null => {
   let ms = 0
   if (value.charCodeAt(at) === 46) {
     let end = at + 1
+    let digits = 0
     while (end < length) {
       const digit = value.charCodeAt(end) - ZERO
       if (digit < 0 || digit > 9) break
+      digits = digits * 10 + digit
       end++
     }
-    if (end === at + 1) return fallback(value)
-    ms = 1000 * parseFloat(value.slice(at, end))
+    const count = end - at - 1
+    if (count === 0) return fallback(value)
+    ms = 1000 * (count < POWERS_OF_TEN.length ? digits / POWERS_OF_TEN[count]! : parseFloat(value.slice(at, end)))
     at = end
   }
   const sign = value.charCodeAt(at)

@@ -53,6 +53,22 @@ describe("parseTimestamptz", () => {
     }
   })
 
+  it("gives pg's own result for every fraction of 1 to 5 digits and 200,000 of 6, and for fractions of 7 to 20 digits", () => {
+    const mismatches: Array<string> = []
+    const check = (fraction: string) => {
+      const text = `2025-03-04 05:06:07.${fraction}+00`
+      if (parseTimestamptz(text)?.valueOf() !== pgParser(text)?.valueOf()) mismatches.push(text)
+    }
+    for (let digits = 1; digits <= 5; digits++) {
+      for (let n = 0; n < 10 ** digits; n++) check(pad(n, digits))
+    }
+    for (let i = 0; i < 200_000; i++) check(pad(between(0, 999_999), 6))
+    for (let digits = 7; digits <= 20; digits++) {
+      for (let i = 0; i < 2_000; i++) check(Array.from({ length: digits }, () => between(0, 9)).join(""))
+    }
+    expect(mismatches).toEqual([])
+  })
+
   it("leaves what its fast path does not read to pg's parser", () => {
     for (const text of [
       "infinity",

@@ -38,11 +38,11 @@ import { BillingService, type InvoiceTarget } from "./BillingService.js"
 const todayIn = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString().slice(0, 10))
 
 // Compiled once from the contract's schemas; each writes what the Schema path writes (contract's JsonEncoder test).
-const encodeInvoicePage = JsonEncoder.make(InvoicePage)
-const encodeProposalPage = JsonEncoder.make(ProposalPage)
-const encodePassResponse = JsonEncoder.make(PassProposalResponse)
-const encodeInvoice = JsonEncoder.make(Invoice)
-const encodeProposal = JsonEncoder.make(InvoiceProposal)
+const encodeInvoicePage = JsonEncoder.makeBytes(InvoicePage)
+const encodeProposalPage = JsonEncoder.makeBytes(ProposalPage)
+const encodePassResponse = JsonEncoder.makeBytes(PassProposalResponse)
+const encodeInvoice = JsonEncoder.makeBytes(Invoice)
+const encodeProposal = JsonEncoder.makeBytes(InvoiceProposal)
 
 /** A stored invoice (record or queue row) as the encoders take it: with `overdue` for `today` (spec 2.1). */
 const overdueFor = <A extends Parameters<typeof isOverdue>[0]>(invoice: A, today: string) => ({

@@ -11,7 +11,7 @@ import { encodedJson } from "../platform/JsonResponse.js"
 import { ContextService } from "./ContextService.js"
 
 /** The contract's page of contexts, compiled once (`@propline/contract/JsonEncoder`); rows are written as read. */
-const encodePage = JsonEncoder.make(OperationalContextPage)
+const encodePage = JsonEncoder.makeBytes(OperationalContextPage)
 
 export const OperationalContextHandlers = HttpApiBuilder.group(IntegrationApi, "operationalContexts", (handlers) =>
   Effect.gen(function* () {

@@ -7,13 +7,14 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 
 /**
- * A JSON response with `status` (200 unless given), extra `headers`, and a body already written as JSON text (by a
- * contract encoder, or `JSON.stringify` for the identity host's OAuth bodies). The text is handed to
- * the server as it is (a raw body with its UTF-8 length): node:http writes it to the socket as UTF-8 itself, so no
- * copy of the page is made as a `Uint8Array` first (what `HttpServerResponse.text` does).
+ * A JSON response with `status` (200 unless given), extra `headers`, and a body already written as JSON: the UTF-8
+ * bytes a contract encoder wrote (`JsonEncoder.makeBytes`), or text (`JSON.stringify` for the identity host's OAuth
+ * bodies and the events). Either is handed to the server as it is (a raw body with its UTF-8 length). Bytes are
+ * written to the socket as they are, outside the JavaScript heap; text is written by node:http as UTF-8 itself, so
+ * no copy of it is made as a `Uint8Array` first (what `HttpServerResponse.text` does).
  */
 export const encodedJson = (
-  body: string,
+  body: string | Uint8Array,
   status = 200,
   headers?: Readonly<Record<string, string>>
 ): HttpServerResponse.HttpServerResponse =>
@@ -21,5 +22,5 @@ export const encodedJson = (
     status,
     ...(headers === undefined ? {} : { headers }),
     contentType: "application/json",
-    contentLength: Buffer.byteLength(body, "utf8")
+    contentLength: typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.length
   })
