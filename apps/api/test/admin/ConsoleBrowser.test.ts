@@ -231,7 +231,8 @@ describe.skipIf(executablePath === undefined)("admin console in Chromium", () =>
     ["/audit-log", "Audit log"]
   ]
 
-  it.each([1280, 390])("renders every main page at %i px without a horizontal scrollbar", async (width) => {
+  // 18 pages, each loaded, checked and screenshot in full: 20–30 s on a quiet CI machine, so its own bound.
+  it.each([1280, 390])("renders every main page at %i px without a horizontal scrollbar", { timeout: 120_000 }, async (width) => {
     await page.setViewportSize({ width, height: 900 })
     for (const [target, title] of mainPages) {
       await page.goto(`${app.adminUrl}${target}`)
