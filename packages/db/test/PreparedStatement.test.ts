@@ -4,7 +4,7 @@
  * argument placed twice, constants, raw text between them), and the rows are `queryPlain`'s, on each database kind,
  * in and out of a transaction.
  */
-import { Effect, ManagedRuntime } from "effect"
+import { type Effect, ManagedRuntime } from "effect"
 import { createQueryId, PostgresQueryCompiler, type RawBuilder, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Db from "../src/Db.js"
