@@ -8,8 +8,10 @@ import {
   CamelCasePlugin,
   CompiledQuery,
   type ControlledTransaction,
+  createQueryId,
   Kysely,
   PostgresDialect,
+  PostgresQueryCompiler,
   type QueryExecutorProvider,
   type RawBuilder,
   sql
@@ -197,6 +199,72 @@ export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<Reado
   onConnection(
     (db) => statement.execute(withoutPlugins(db)).then((result) => result.rows),
     (db) => statement.compile(withoutPlugins(db)).sql
+  )
+
+/** Where a {@link prepare}d statement's argument goes: the `index`-th argument of the call. */
+class ArgumentSlot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A plain statement compiled once, for {@link queryPrepared}: the text PostgreSQL receives (kysely's, with its
+ * numbered placeholders) and, per placeholder in order, the argument it takes or the constant it always has.
+ */
+export interface PreparedStatement<Args extends ReadonlyArray<unknown>, Row> {
+  readonly text: string
+  readonly parameters: ReadonlyArray<unknown>
+  /** Phantom: the call's arguments and the statement's rows. */
+  readonly _shape?: (args: Args) => Row
+}
+
+/**
+ * `build`'s `sql` statement compiled once (at module load) by kysely's PostgreSQL compiler, the text every call sends
+ * as it is: each `${value}` of the template a placeholder, those of `build`'s arguments filled per call by
+ * {@link queryPrepared}, any other (a constant) fixed now. `build` runs once, with stand-ins for its `arity`
+ * arguments: it must only place them in the template (what it computes from them must be an argument of its own).
+ * Throws when the template holds no placeholder for an argument.
+ */
+export const prepare = <Args extends ReadonlyArray<unknown>, Row>(
+  arity: Args["length"],
+  build: (...args: Args) => RawBuilder<Row>
+): PreparedStatement<Args, Row> => {
+  const slots = Array.from({ length: arity }, (_, index) => new ArgumentSlot(index))
+  const compiled = new PostgresQueryCompiler().compileQuery(
+    build(...(slots as unknown as Args)).toOperationNode(),
+    createQueryId()
+  )
+  for (const slot of slots) {
+    if (!compiled.parameters.includes(slot)) throw new Error(`prepared statement: argument ${slot.index} is never used`)
+  }
+  return { text: compiled.sql, parameters: compiled.parameters }
+}
+
+/** A {@link prepare}d statement with `args` in its placeholders: what {@link queryPrepared} runs. */
+export const compiledWith = <Args extends ReadonlyArray<unknown>, Row>(
+  statement: PreparedStatement<Args, Row>,
+  args: Args
+): CompiledQuery<Row> =>
+  CompiledQuery.raw(
+    statement.text,
+    statement.parameters.map((parameter) => (parameter instanceof ArgumentSlot ? args[parameter.index] : parameter))
+  )
+
+/**
+ * Runs a {@link prepare}d statement with `args` like {@link queryPlain} (on the current transaction or the pool,
+ * without the CamelCasePlugin), without building and compiling its `sql` template per call. Resolves to the rows;
+ * fails with {@link SqlError}.
+ */
+export const queryPrepared = <Args extends ReadonlyArray<unknown>, Row>(
+  statement: PreparedStatement<Args, Row>,
+  ...args: Args
+): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
+  onConnection(
+    (db) =>
+      withoutPlugins(db)
+        .getExecutor()
+        .executeQuery(compiledWith(statement, args))
+        .then((result) => result.rows),
+    () => statement.text
   )
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { randomUUID, sign as signBytes } from "node:crypto"
 import { AppConfig } from "../platform/AppConfig.js"
 import { identify } from "../platform/RequestLog.js"
+import { derToJose } from "./EcdsaSignature.js"
 import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
 /** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */
@@ -32,6 +33,9 @@ export interface Grantee {
 
 const base64url = (text: string): string => Buffer.from(text, "utf8").toString("base64url")
 
+/** The size of each of an ES256 signature's integers r and s, in bytes (RFC 7518 3.4). */
+const ES256_INTEGER_BYTES = 32
+
 export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@propline/api/identity/AccessTokenSigner", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -51,8 +55,9 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
       /**
        * The access token for `grantee`, issued at `now`: the compact JWS (RFC 7515 3.1), the protected header
        * `{alg, typ, kid}` and the claims, each JSON in that key order and base64url, signed ES256 with `node:crypto`
-       * on this thread, without WebCrypto's promise and worker hop (a JOSE signature is the raw r || s pair,
-       * RFC 7518 3.4: `dsaEncoding: "ieee-p1363"`). Names the grantee in the request's access-log line. Never fails.
+       * on this thread, without WebCrypto's promise and worker hop. `sign` is handed the `KeyObject` itself (an
+       * options object costs a parse per call) and gives DER, turned into JOSE's raw r || s pair (RFC 7518 3.4) by
+       * `EcdsaSignature.derToJose`. Names the grantee in the request's access-log line. Never fails.
        */
       sign: (grantee: Grantee, now: Date): Effect.Effect<IssuedToken> =>
         Effect.zipLeft(signingKeys.current, identify(grantee.organizationId, grantee.subject)).pipe(Effect.map((key) => {
@@ -68,10 +73,7 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
             now
           })
           const signingInput = `${headerOf(key.kid)}.${base64url(JSON.stringify(claims))}`
-          const signature = signBytes("sha256", Buffer.from(signingInput), {
-            key: key.keyObject,
-            dsaEncoding: "ieee-p1363"
-          })
+          const signature = derToJose(signBytes("sha256", Buffer.from(signingInput), key.keyObject), ES256_INTEGER_BYTES)
           const accessToken = `${signingInput}.${signature.toString("base64url")}`
           return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
         }))

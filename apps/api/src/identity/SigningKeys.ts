@@ -93,6 +93,8 @@ interface Snapshot {
   readonly loadedAt: number
 }
 
+const neverStale = (): boolean => false
+
 const activationOf = (row: SigningKeyRow): number => (row.activatesAt ?? row.createdAt).getTime()
 
 /**
@@ -165,7 +167,8 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
     // Imported keys by kid; key material under a kid never changes, so entries never go stale.
     const publicKeys = new Map<string, CryptoKey>()
-    const privateKeys = new Map<string, { readonly privateKey: CryptoKey; readonly keyObject: KeyObject }>()
+    // Each kid's key to sign with, made once: `current` answers the same object for every token it signs.
+    const privateKeys = new Map<string, ActiveSigningKey>()
     const lastUnknownKidRefresh = yield* Ref.make(Number.NEGATIVE_INFINITY)
 
     /** Creates the first key unless another instance did; serialised by the advisory lock. */
@@ -192,16 +195,17 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       }).pipe(Effect.provideService(Db.Db, db))
 
     /** The snapshot, re-read when older than the refresh interval or when `stale` says so. */
-    const read = (stale: (current: Snapshot, now: number) => boolean = () => false): Effect.Effect<Snapshot> =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
+    const read = (stale: (current: Snapshot, now: number) => boolean = neverStale): Effect.Effect<Snapshot> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const fresh = (s: Snapshot | undefined): s is Snapshot =>
           s !== undefined && now - s.loadedAt < REFRESH_INTERVAL_MS && now >= s.loadedAt && !stale(s, now)
-        const cached = yield* SynchronizedRef.get(snapshot)
-        if (fresh(cached)) return cached
-        // One read at a time per instance; callers queued behind it reuse its result.
-        return yield* SynchronizedRef.modifyEffect(snapshot, (current) =>
-          fresh(current) ? Effect.succeed([current, current] as const) : Effect.map(load(now), (s) => [s, s] as const)
+        return Effect.flatMap(SynchronizedRef.get(snapshot), (cached) =>
+          fresh(cached)
+            ? Effect.succeed(cached)
+            : // One read at a time per instance; callers queued behind it reuse its result.
+              SynchronizedRef.modifyEffect(snapshot, (current) =>
+                fresh(current) ? Effect.succeed([current, current] as const) : Effect.map(load(now), (s) => [s, s] as const)
+              )
         )
       })
 
@@ -232,7 +236,11 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
         Effect.flatMap((jwk) =>
           Effect.map(
             Effect.promise(() => importJWK(jwk, SIGNING_ALGORITHM) as Promise<CryptoKey>),
-            (privateKey) => ({ privateKey, keyObject: createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" }) })
+            (privateKey): ActiveSigningKey => ({
+              kid: row.kid,
+              privateKey,
+              keyObject: createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" })
+            })
           )
         ),
         Effect.tap((keys) => Effect.sync(() => privateKeys.set(row.kid, keys)))
@@ -240,12 +248,13 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     }
 
     // No stack trace on the span: this runs for every token issued (see BillingService's spans).
-    const current: SigningKeysShape["current"] = Effect.gen(function* () {
-      const { rows } = yield* read()
-      const active = signerAt(rows, yield* Clock.currentTimeMillis)
-      if (active === undefined) return yield* Effect.dieMessage("no active signing key")
-      return { kid: active.kid, ...(yield* importPrivate(active)) }
-    }).pipe(traced("SigningKeys.current"))
+    // Steps rather than a generator, and the kid's key as made once: this runs for every token issued.
+    const current: SigningKeysShape["current"] = Effect.flatMap(read(), ({ rows }) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const active = signerAt(rows, now)
+        return active === undefined ? Effect.dieMessage("no active signing key") : importPrivate(active)
+      })
+    ).pipe(traced("SigningKeys.current"))
 
     // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
     const published = (s: Snapshot): Effect.Effect<ReadonlyArray<SigningKeyRow>> =>

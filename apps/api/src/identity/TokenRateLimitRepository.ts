@@ -47,20 +47,17 @@ const ASYNCHRONOUS_COMMIT = sql`settings as (select set_config('synchronous_comm
 
 /**
  * The rate limit's CTE `admission`: judges a request of `clientKey` arriving at `now` against its sliding window
- * and, when admitted, records it, within the one statement (atomic across instances); only when `source` (a CTE or
- * table name, or a comma-separated list of them, cross-joined) has a row.
+ * and, when admitted, records it under the random `admission` id, within the one statement (atomic across
+ * instances); only when `source` (a CTE or table name, or a comma-separated list of them, cross-joined) has a row.
  * - It upserts the client's row. `on conflict do update` locks the row and computes from its latest version, so
  *   concurrent requests of one client, on any instance, are judged one after another and never both take the 60th
- *   place. From the row's arrivals it keeps those after `RateLimitWindow.windowEdge` (`now − 60 s`, to the
- *   millisecond); when fewer than `TOKEN_RATE_LIMIT` remain it appends `now` and stamps the row with this request's
- *   random admission id. `returning` says whether the stamp is ours (`admitted`) and gives the window
- *   (`admitted_at`), from which a refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
+ *   place. From the row's arrivals it keeps those after `edge` (`RateLimitWindow.windowEdge`: `now − 60 s`, to the
+ *   millisecond); when fewer than `TOKEN_RATE_LIMIT` remain it appends `now` and stamps the row with `admission`.
+ *   `returning` says whether the stamp is ours (`admitted`) and gives the window (`admitted_at`), from which a
+ *   refusal's `Retry-After` is computed (`RateLimitWindow.judgeRequestRate`).
  * - A refused request rewrites the row without itself, so the row never holds more than 60 arrivals.
  */
-const admissionCte = (clientKey: string, now: Date, source: string) => {
-  const edge = windowEdge(now, TOKEN_RATE_WINDOW_SECONDS)
-  const admission = randomUUID()
-  return sql`
+const admissionCte = (clientKey: string, now: Date, edge: Date, admission: string, source: string) => sql`
     admission as (
       insert into token_rate_limits as r (client_id, admitted_at, last_admission_id)
       select ${clientKey}, array[${now}::timestamptz], ${admission}::uuid from ${sql.raw(source)}
@@ -77,16 +74,58 @@ const admissionCte = (clientKey: string, now: Date, source: string) => {
         )
       returning last_admission_id = ${admission}::uuid as admitted, admitted_at
     )`
-}
 
 /**
  * {@link ASYNCHRONOUS_COMMIT} and {@link admissionCte}: bookkeeping writes, so the statement commits without
  * waiting for the WAL flush (`synchronous_commit off` for this transaction only): a crash can lose the last few
  * admissions, never a business record. `source` lists `settings` (alone, it admits always).
  */
-const admissionCtes = (clientKey: string, now: Date, source: string) =>
-  sql`${ASYNCHRONOUS_COMMIT}, ${admissionCte(clientKey, now, source)}`
+const admissionCtes = (clientKey: string, now: Date, edge: Date, admission: string, source: string) =>
+  sql`${ASYNCHRONOUS_COMMIT}, ${admissionCte(clientKey, now, edge, admission, source)}`
 
+/** `admitFreshAssertion`'s statement: app id, jti, the assertion's expiry, now, the window's edge, the admission id. */
+const ADMIT_FRESH_ASSERTION = Sql.prepare(
+  6,
+  (appId: string, jti: string, expiresAt: Date, now: Date, edge: Date, admission: string) =>
+    sql<AdmissionRow>`
+      with consumed as (
+        insert into consumed_assertions (app_id, jti, expires_at, consumed_at)
+        values (${appId}, ${jti}, ${expiresAt}, ${now})
+        on conflict (app_id, jti) do nothing
+        returning jti
+      ),
+      ${admissionCte(appId, now, edge, admission, "consumed")}
+      select admitted, admitted_at as "admittedAt" from admission`
+)
+
+/**
+ * `admitApplication`'s statement: client id, the secret's digest, now, the window's edge, the admission id, and the
+ * time before which `last_used_at` is rewritten.
+ */
+const ADMIT_APPLICATION = Sql.prepare(
+  6,
+  (clientId: string, secretDigest: string, now: Date, edge: Date, admission: string, lastUsedBefore: Date) =>
+    sql<ApplicationAdmissionRow>`
+      with client as (
+        select a.id, a.organization_id, a.roles, s.id as secret_id,
+               array(select c.operational_context_id from application_contexts c
+                     where c.application_id = a.id order by c.operational_context_id) as context_ids
+        from applications a
+        join application_secrets s
+          on s.application_id = a.id and s.revoked_at is null and s.secret_digest = ${secretDigest}
+        where a.client_id = ${clientId} and a.status = 'active'
+        limit 1
+      ),
+      ${admissionCtes(clientId, now, edge, admission, "settings, client")},
+      used as (
+        update application_secrets set last_used_at = ${now}
+        where id = (select secret_id from client)
+          and (last_used_at is null or last_used_at <= ${lastUsedBefore})
+      )
+      select client.id, client.organization_id as "organizationId", client.roles,
+             client.context_ids as "contextIds", admission.admitted, admission.admitted_at as "admittedAt"
+      from client cross join admission`
+)
 
 export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepository>()(
   "@propline/api/identity/TokenRateLimitRepository",
@@ -114,16 +153,14 @@ export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepos
         now: Date
       ): Effect.Effect<Admission | undefined, never, Db.Db> =>
         Effect.suspend(() =>
-          Sql.rows(
-            sql<AdmissionRow>`
-              with consumed as (
-                insert into consumed_assertions (app_id, jti, expires_at, consumed_at)
-                values (${appId}, ${jti}, ${expiresAt}, ${now})
-                on conflict (app_id, jti) do nothing
-                returning jti
-              ),
-              ${admissionCte(appId, now, "consumed")}
-              select admitted, admitted_at as "admittedAt" from admission`
+          Sql.preparedRows(
+            ADMIT_FRESH_ASSERTION,
+            appId,
+            jti,
+            expiresAt,
+            now,
+            windowEdge(now, TOKEN_RATE_WINDOW_SECONDS),
+            randomUUID()
           )
         ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toAdmission(rows[0])))),
 
@@ -146,27 +183,14 @@ export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepos
         now: Date
       ): Effect.Effect<AdmittedApplication | undefined, never, Db.Db> =>
         Effect.suspend(() =>
-          Sql.rows(
-            sql<ApplicationAdmissionRow>`
-              with client as (
-                select a.id, a.organization_id, a.roles, s.id as secret_id,
-                       array(select c.operational_context_id from application_contexts c
-                             where c.application_id = a.id order by c.operational_context_id) as context_ids
-                from applications a
-                join application_secrets s
-                  on s.application_id = a.id and s.revoked_at is null and s.secret_digest = ${secretDigest}
-                where a.client_id = ${clientId} and a.status = 'active'
-                limit 1
-              ),
-              ${admissionCtes(clientId, now, "settings, client")},
-              used as (
-                update application_secrets set last_used_at = ${now}
-                where id = (select secret_id from client)
-                  and (last_used_at is null or last_used_at <= ${new Date(now.getTime() - LAST_USED_PRECISION_MS)})
-              )
-              select client.id, client.organization_id as "organizationId", client.roles,
-                     client.context_ids as "contextIds", admission.admitted, admission.admitted_at as "admittedAt"
-              from client cross join admission`
+          Sql.preparedRows(
+            ADMIT_APPLICATION,
+            clientId,
+            secretDigest,
+            now,
+            windowEdge(now, TOKEN_RATE_WINDOW_SECONDS),
+            randomUUID(),
+            new Date(now.getTime() - LAST_USED_PRECISION_MS)
           )
         ).pipe(
           Effect.map((rows): AdmittedApplication | undefined => {

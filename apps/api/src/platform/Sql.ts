@@ -60,6 +60,19 @@ export const catchConstraintViolations = <A, E>(
 export const rows = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, never, Db.Db> =>
   Effect.catchTag(Db.queryPlain(statement), "SqlError", Effect.die)
 
+/**
+ * A plain statement compiled once at module load (`Db.prepare`: `build` places its arguments in a `sql` template), for
+ * {@link preparedRows}. For the hottest statements: no template built and compiled per request.
+ */
+export const prepare = Db.prepare
+
+/** As {@link rows}, for a {@link prepare}d statement and its arguments. A failure is a defect. */
+export const preparedRows = <Args extends ReadonlyArray<unknown>, Row>(
+  statement: Db.PreparedStatement<Args, Row>,
+  ...args: Args
+): Effect.Effect<ReadonlyArray<Row>, never, Db.Db> =>
+  Effect.catchTag(Db.queryPrepared(statement, ...args), "SqlError", Effect.die)
+
 /** As {@link rows}, with a unique violation on `constraint` failing with `onConflict()` (see {@link catchUniqueViolation}). */
 export const rowsCatchingUniqueViolation = <Row, E>(
   statement: RawBuilder<Row>,
