@@ -1,9 +1,10 @@
 /**
- * SQL of invoices (spec 2.1): the send queue, what a report locks (with the billing scope, in one round trip), the
- * externalReference's uniqueness, a pass's facts and its one write (the invoice, its lines, its charges and the
- * proposal's verdict), and writing lifecycle fields. Rows map to `@propline/billing`'s InvoiceRecord (null columns
- * become absent fields). The send queue and pass run plain statements (`Sql.rows`), the columns named in each: they
- * are hot paths; the queue's rows are encoded as they are read.
+ * SQL of invoices (spec 2.1): the send queue's page (read with the billing scope, in one round trip), what a report
+ * locks (with the billing scope, in one round trip), the externalReference's uniqueness, a pass's facts and its one
+ * write (the invoice, its lines, its charges and the proposal's verdict), and writing lifecycle fields. Rows map to
+ * `@propline/billing`'s InvoiceRecord (null columns become absent fields). The send queue and pass run plain
+ * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are encoded as pg returns
+ * them.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"

@@ -1,6 +1,7 @@
 /**
  * Round trips per billing write (issue 27; docs/performance.md, "What each operation asks of the database"): the
- * statements pass and report-payment send to the database, counted from the spans `@propline/db` opens for each
+ * statements pass, report-payment and the send queue's read send to the database (the send queue's one statement
+ * also checked against the two it replaced, page by page), counted from the spans `@propline/db` opens for each
  * statement (`sql.query`) and transaction (`sql.transaction`: its `begin` and `commit`), on PGlite and PostgreSQL.
  * On PostgreSQL a transaction's `begin` travels with its first statement (`@propline/db`'s pipelined begin, whose
  * round trips `packages/db/test/PipelinedBegin.test.ts` counts on the wire), so there a transaction adds one round
