@@ -12,6 +12,7 @@ import { Effect } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
 import { readyBillingGates } from "../integrations/IntegrationConfigurationRepository.js"
+import * as CursorPage from "../platform/CursorPage.js"
 import * as Sql from "../platform/Sql.js"
 
 /** The organization's billing integration (its ready billing configurations) and the contexts a grant sees. */
@@ -19,6 +20,12 @@ export interface BillingScope {
   readonly integration: { readonly configured: boolean; readonly declaredGates: ReadonlyArray<string> }
   readonly contextIds: ReadonlyArray<string>
 }
+
+/** A row of {@link BillingScopeRepository}'s `integrationAndPage`: the integration's state and a page row, or nulls. */
+type PageJoinRow<Row> = { readonly billingConfigured: boolean; readonly pageIndex: number | null } & (
+  | (Row & { readonly cursorAt: string })
+  | { readonly id: null }
+)
 
 interface ScopeRow {
   readonly declaredGates: ReadonlyArray<string> | null
@@ -50,6 +57,26 @@ const toScope = (row: ScopeRow | undefined): BillingScope => {
   }
 }
 
+/**
+ * A queue page a read takes together with its scope, named by the repository that owns its table: `columns` (a
+ * select list, `Sql.columns`, with `id` among them) of `from` (a trusted table name) where `where` holds, in
+ * (`sortColumn`, id) order; the scope adds the organization and the visible contexts.
+ */
+export interface PageTarget<Row extends { readonly id: string }> {
+  readonly columns: RawBuilder<Row>
+  readonly from: string
+  readonly where: RawBuilder<boolean>
+  /** The sort column (trusted, `approved_at`); ties are broken by `id`. */
+  readonly sortColumn: string
+}
+
+/** Whether the organization's billing integration is configured, and a page of rows it may list. */
+export interface IntegrationAndPage<Row> {
+  readonly integration: { readonly configured: boolean }
+  /** `limit + 1` rows at most, keyed by position (`CursorPage.page` makes the page of them). */
+  readonly rows: ReadonlyArray<CursorPage.Keyed<Row & { readonly cursorAt: string }>>
+}
+
 /** The scope's select list: the ready gates and the visible contexts (the `visible` CTE). */
 const scopeColumns = (organizationId: string) => sql`
   ${readyBillingGates(organizationId)} as "declaredGates",
@@ -69,6 +96,48 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
             ${visibleContextsPrefix(organizationId, grantedIds)}
             select ${scopeColumns(organizationId)}`
         ).pipe(Effect.map((rows) => toScope(rows[0]))),
+
+      /**
+       * A queue page of the organization's rows in the contexts a grant sees, after `after` (`CursorPage.pageRows`:
+       * `limit + 1` rows in (sort column, id) order, keyed by position), and, in the same round trip, whether its
+       * billing integration is configured (as {@link scope} reads it: `declaredGates` not null). One statement where
+       * a scope and then a page took two; no visible context gives no rows, as the page without a statement did. A
+       * read that must also check the declared gates reads {@link scope} first.
+       */
+      integrationAndPage: <Row extends { readonly id: string }>(
+        organizationId: string,
+        grantedIds: ReadonlyArray<string>,
+        target: PageTarget<Row>,
+        after: CursorPage.Position | undefined,
+        limit: number
+      ) =>
+        Sql.rows(
+          sql<PageJoinRow<Row>>`
+            ${visibleContextsPrefix(organizationId, grantedIds)},
+            page as (${CursorPage.pageSelect(
+              {
+                columns: target.columns,
+                from: target.from,
+                where: sql<boolean>`organization_id = ${organizationId} and ${target.where}
+                  and operational_context_id = any (array(select id from visible))`,
+                sortColumn: target.sortColumn,
+                idColumn: "id",
+                after,
+                limit
+              },
+              true
+            )})
+            select ${readyBillingGates(organizationId)} is not null as "billingConfigured", page.*
+            from (select) as scope left join page on true
+            order by page."pageIndex"`
+        ).pipe(
+          Effect.map((rows): IntegrationAndPage<Row> => {
+            const configured = rows[0]?.billingConfigured === true
+            // The left join gives one row of nulls when the page is empty.
+            const found = rows[0] === undefined || rows[0].id === null ? [] : (rows as ReadonlyArray<Row & { readonly cursorAt: string }>)
+            return { integration: { configured }, rows: CursorPage.keyed(found) }
+          })
+        ),
 
       /**
        * The billing scope of a grant and, in the same round trip, the row `target` names if it belongs to the

@@ -163,9 +163,15 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
       /** Send queue (spec 4.2): invoices `approved`, oldest approval first. Refusal: BILLING_INTEGRATION_NOT_CONFIGURED. */
       sendQueue: (principal: PrincipalShape, after: CursorPage.Position | undefined, limit: number) =>
         Effect.gen(function* () {
-          const scope = yield* scopes.scope(principal.organizationId, principal.contexts)
-          yield* ProposalVerification.requireBillingIntegration(scope.integration)
-          const rows = yield* invoices.sendQueue(principal.organizationId, scope.contextIds, after, limit)
+          // The scope and the page in one round trip; a refusal answers before the page is looked at.
+          const { integration, rows } = yield* scopes.integrationAndPage(
+            principal.organizationId,
+            principal.contexts,
+            invoices.sendQueuePage,
+            after,
+            limit
+          )
+          yield* ProposalVerification.requireBillingIntegration(integration)
           return CursorPage.page("send-queue", rows, limit)
         }).pipe(span("sendQueue")),
 

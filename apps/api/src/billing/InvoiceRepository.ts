@@ -1,19 +1,19 @@
 /**
- * SQL of invoices (spec 2.1): the send queue, what a report locks (with the billing scope, in one round trip), the
- * externalReference's uniqueness, a pass's facts and its one write (the invoice, its lines, its charges and the
- * proposal's verdict), and writing lifecycle fields. Rows map to `@propline/billing`'s InvoiceRecord (null columns
- * become absent fields). The send queue and pass run plain statements (`Sql.rows`), the columns named in each: they
- * are hot paths; the queue's rows are encoded as they are read.
+ * SQL of invoices (spec 2.1): the send queue's page (read with the billing scope, in one round trip), what a report
+ * locks (with the billing scope, in one round trip), the externalReference's uniqueness, a pass's facts and its one
+ * write (the invoice, its lines, its charges and the proposal's verdict), and writing lifecycle fields. Rows map to
+ * `@propline/billing`'s InvoiceRecord (null columns become absent fields). The send queue and pass run plain
+ * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are encoded as pg returns
+ * them.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely"
-import * as CursorPage from "../platform/CursorPage.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
-import type { LockTarget } from "./BillingScopeRepository.js"
+import type { LockTarget, PageTarget } from "./BillingScopeRepository.js"
 import { documentColumns } from "./DocumentColumns.js"
 import { insertDocumentLines, type NewLine } from "./DocumentLineRepository.js"
 import { verdictUpdate } from "./ProposalRepository.js"
@@ -134,23 +134,16 @@ export const invoiceUpdate = (invoice: InvoiceRecord): RawBuilder<unknown> =>
 
 export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@propline/api/billing/InvoiceRepository", {
   succeed: {
-    /** Invoices `approved` in the visible contexts, oldest approval first, after `after`; `limit + 1` rows. */
-    sendQueue: (
-      organizationId: string,
-      contextIds: ReadonlyArray<string>,
-      after: CursorPage.Position | undefined,
-      limit: number
-    ) =>
-      CursorPage.visiblePageRows({
-        columns: invoiceColumns,
-        from: "invoices",
-        where: sql`status = 'approved' and ${notDeleted()}`,
-        organizationId,
-        contextIds,
-        sortColumn: "approved_at",
-        after,
-        limit
-      }),
+    /**
+     * The send queue's page (`BillingScopeRepository.integrationAndPage` reads it with the scope): invoices
+     * `approved` and not deleted, oldest approval first.
+     */
+    sendQueuePage: {
+      columns: invoiceColumns,
+      from: "invoices",
+      where: sql<boolean>`status = 'approved' and ${notDeleted()}`,
+      sortColumn: "approved_at"
+    } satisfies PageTarget<Selectable<InvoiceTable>>,
 
     /**
      * What a report locks with its billing scope (`BillingScopeRepository.scopeLocking`): the invoice by id, not

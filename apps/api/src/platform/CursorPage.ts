@@ -69,13 +69,25 @@ export const pageRows = <Row extends { readonly id: string }>(query: PageQuery<R
   Sql.rows(
     sql<Row & { readonly cursorAt: string }>`
       ${query.with ?? sql``}
-      select ${query.columns}, ${sortKey(query.sortColumn)} as "cursorAt"
+      ${pageSelect(query)}`
+  ).pipe(Effect.map(keyed))
+
+/**
+ * The select of {@link pageRows} without its `with` prefix, for a statement that reads a page together with other
+ * values (`BillingScopeRepository.integrationAndPage`): the rows after `after` in (sort column, id) order with their
+ * {@link sortKey} as `cursorAt` and their 1-based place on the page as `pageIndex` when `numbered` (an outer
+ * statement that joins the page orders by it), `limit + 1` of them.
+ */
+export const pageSelect = <Row>(query: Omit<PageQuery<Row>, "with">, numbered = false): RawBuilder<Row & { readonly cursorAt: string }> =>
+  sql`
+      select ${query.columns}, ${sortKey(query.sortColumn)} as "cursorAt"${
+        numbered ? sql`, row_number() over (order by ${sql.ref(query.sortColumn)}, ${sql.ref(query.idColumn)}) as "pageIndex"` : sql``
+      }
       from ${sql.raw(query.from)}
       where ${query.where}
         and ${query.after === undefined ? sql`true` : after(query.sortColumn, query.idColumn, query.after)}
       order by ${sql.ref(query.sortColumn)}, ${sql.ref(query.idColumn)}
       limit ${query.limit + 1}`
-  ).pipe(Effect.map(keyed))
 
 /** What {@link visiblePageRows} reads: a list of an organization's table in the contexts the principal sees. */
 export interface VisiblePageQuery<Row> {
@@ -141,6 +153,15 @@ export const before = (column: string, idColumn: string, position: Position): Ra
 export const encode = (kind: string, position: Position): string =>
   Buffer.from(JSON.stringify({ k: kind, t: position.at, i: position.id })).toString("base64url")
 
+/**
+ * Whether an {@link Instant} names a day the calendar has: `Date.parse` rolls February 30 over to March 2, which
+ * PostgreSQL refuses to cast (a forged cursor would fail the page's statement, a 500, instead of a 400).
+ */
+const isCalendarInstant = (at: string): boolean => {
+  const millis = Date.parse(at)
+  return !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 19) === at.slice(0, 19)
+}
+
 /** Decodes a cursor of the list `kind`; `undefined` in, `undefined` out; 400 VALIDATION_FAILED otherwise. */
 export const decode = (kind: string, cursor: string | undefined): Effect.Effect<Position | undefined, BadRequest> => {
   if (cursor === undefined) return Effect.succeed(undefined)
@@ -148,7 +169,7 @@ export const decode = (kind: string, cursor: string | undefined): Effect.Effect<
   const invalid = () => problem.validationFailed([{ path: "/cursor", message: "is not a cursor of this list" }])
   if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) return Effect.fail(invalid())
   const decoded = decodeCursor(Buffer.from(cursor, "base64url").toString("utf8"))
-  if (Either.isLeft(decoded) || decoded.right.k !== kind || Number.isNaN(Date.parse(decoded.right.t))) {
+  if (Either.isLeft(decoded) || decoded.right.k !== kind || !isCalendarInstant(decoded.right.t)) {
     return Effect.fail(invalid())
   }
   return Effect.succeed({ at: decoded.right.t, id: decoded.right.i })

@@ -1,6 +1,7 @@
 /**
  * Round trips per billing write (issue 27; docs/performance.md, "What each operation asks of the database"): the
- * statements pass and report-payment send to the database, counted from the spans `@propline/db` opens for each
+ * statements pass, report-payment and the send queue's read send to the database (the send queue's one statement
+ * also checked against the two it replaced, page by page), counted from the spans `@propline/db` opens for each
  * statement (`sql.query`) and transaction (`sql.transaction`: its `begin` and `commit`), on PGlite and PostgreSQL.
  * On PostgreSQL a transaction's `begin` travels with its first statement (`@propline/db`'s pipelined begin, whose
  * round trips `packages/db/test/PipelinedBegin.test.ts` counts on the wire), so there a transaction adds one round
@@ -8,12 +9,15 @@
  * fails here; one that removes one updates the figures here and in the documentation.
  */
 import type { PrincipalShape } from "@propline/contract/Authentication"
-import type * as Db from "@propline/db/Db"
+import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { Effect, Tracer } from "effect"
+import { Effect, Layer, Tracer } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BillingScopeRepository } from "../../src/billing/BillingScopeRepository.js"
 import { BillingService } from "../../src/billing/BillingService.js"
+import { InvoiceRepository } from "../../src/billing/InvoiceRepository.js"
+import * as CursorPage from "../../src/platform/CursorPage.js"
 import * as Fixtures from "../support/Fixtures.js"
 import { start, type TestApp } from "../support/TestApp.js"
 
@@ -77,6 +81,64 @@ describe.each(TestDatabase.kinds())("round trips per billing write on %s", (kind
   }, 120_000)
   afterAll(async () => {
     await app?.dispose()
+  })
+
+  it("send-queue: 1 (the scope with the page), refused or not", async () => {
+    await app.run(Fixtures.approvedInvoice(org, { order: 1 }))
+    const page = await billing((service) => service.sendQueue(principal, undefined, 50))
+    expect(page.result.items.length).toBeGreaterThan(0)
+    expect(page.statements).toBe(1)
+    const none = await app.run(Fixtures.organization({ name: "Round trips, no ERP", integration: "none" }))
+    const refused = await billing((service) =>
+      Effect.either(service.sendQueue({ ...principal, organizationId: none.organizationId, contexts: [none.rootId] }, undefined, 50))
+    )
+    expect(refused.result._tag).toBe("Left")
+    expect(refused.statements).toBe(1)
+  })
+
+  it("send-queue: the one statement's pages are the scope's and then the page's (ties, deleted, other contexts and statuses, every limit)", async () => {
+    const queued = await app.run(Fixtures.organization({ name: "Round trips, queue" }))
+    for (const order of [3, 1, 2, 2, 2, 5]) await app.run(Fixtures.approvedInvoice(queued, { order }))
+    await app.run(Fixtures.approvedInvoice(queued, { order: 4, contextId: queued.otherPropertyId }))
+    const deleted = await app.run(Fixtures.approvedInvoice(queued, { order: 1 }))
+    const sent = await app.run(Fixtures.approvedInvoice(queued, { order: 1 }))
+    await app.run(
+      Db.query((db) =>
+        Promise.all([
+          db.updateTable("invoices").set({ deletedAt: Fixtures.NOW }).where("id", "=", deleted).execute(),
+          db.updateTable("invoices").set({ status: "sent" }).where("id", "=", sent).execute()
+        ])
+      )
+    )
+    const walk = (grantedIds: ReadonlyArray<string>, limit: number, oneStatement: boolean) =>
+      Effect.gen(function* () {
+        const scopes = yield* BillingScopeRepository
+        const target = (yield* InvoiceRepository).sendQueuePage
+        const pages: Array<{ readonly ids: ReadonlyArray<string>; readonly cursorAts: ReadonlyArray<string> }> = []
+        let after: CursorPage.Position | undefined = undefined
+        for (;;) {
+          const rows: ReadonlyArray<CursorPage.Keyed<{ readonly id: string }>> = oneStatement
+            ? (yield* scopes.integrationAndPage(queued.organizationId, grantedIds, target, after, limit)).rows
+            : yield* CursorPage.visiblePageRows({
+                ...target,
+                organizationId: queued.organizationId,
+                contextIds: (yield* scopes.scope(queued.organizationId, grantedIds)).contextIds,
+                after,
+                limit
+              })
+          pages.push({ ids: rows.map((row) => row.record.id), cursorAts: rows.map((row) => row.position.at) })
+          if (rows.length <= limit) return pages
+          after = rows[limit - 1]!.position
+        }
+      }).pipe(Effect.provide(Layer.mergeAll(BillingScopeRepository.Default, InvoiceRepository.Default)))
+    for (const grantedIds of [[queued.rootId], [queued.regionId], [], [org.rootId]]) {
+      for (const limit of [1, 2, 3, 50]) {
+        const [before, now] = await app.run(Effect.all([walk(grantedIds, limit, false), walk(grantedIds, limit, true)]))
+        expect(now).toEqual(before)
+      }
+    }
+    const all = await app.run(walk([queued.rootId], 50, true))
+    expect(all[0]!.ids).toHaveLength(7)
   })
 
   it("pass: 5 on PGlite, 4 on PostgreSQL (begin, scope with the proposal locked, its charges locked with the reference check, invoice with lines, charges, proposal, events and audit, commit)", async () => {

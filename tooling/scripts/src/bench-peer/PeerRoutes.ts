@@ -31,9 +31,8 @@ import {
   passEvents,
   type LockedRow,
   scopeLockingStatement,
-  scopeStatement,
   sendQueueCursor,
-  sendQueueSql
+  sendQueueWithScopeSql
 } from "../internal/BaselineBilling.js"
 import { LIVE_BOOKINGS_SQL, OFFERED_ADD_ONS_SQL, SELLABLE_RESOURCE_SQL } from "../internal/BookingStatements.js"
 
@@ -133,8 +132,6 @@ interface Scope {
   readonly contextIds: Array<string>
 }
 
-type Db = Kysely<Database> | Transaction<Database>
-
 type ProposalRow = Selectable<Database["invoiceProposals"]>
 
 /** The columns a pass copies from a proposal's lines onto its invoice's. */
@@ -187,17 +184,6 @@ export const peerRoutes =
       if (principal === undefined) return problem(reply, 401, "unauthorized")
       request.principal = principal
     })
-
-    const scope = async (executor: Db, principal: Principal): Promise<Scope | undefined> =>
-      (
-        await executor.executeQuery<Scope>(
-          CompiledQuery.raw(scopeStatement(principal.contextIds.length), [
-            principal.organizationId,
-            ...principal.contextIds,
-            principal.organizationId
-          ])
-        )
-      ).rows[0]
 
     /**
      * The billing scope and, in the same statement, the `target` row locked `for update` if it lies in a visible
@@ -252,22 +238,18 @@ export const peerRoutes =
           if (typeof after?.t !== "string" || typeof after.i !== "string") return problem(reply, 400, "invalid_cursor")
         }
         const principal = request.principal
-        const found = await scope(db, principal)
-        if (found === undefined || found.declaredGates === null) return problem(reply, 409, "integration_not_ready")
-        const contextIds = found.contextIds
-        const rows =
-          contextIds.length === 0
-            ? []
-            : (
-                await db.executeQuery<{ id: string; cursorAt: string }>(
-                  CompiledQuery.raw(sendQueueSql(contextIds.length, after !== undefined), [
-                    principal.organizationId,
-                    ...contextIds,
-                    ...(after === undefined ? [] : [after.t, after.i]),
-                    limit + 1
-                  ])
-                )
-              ).rows
+        const found = (
+          await db.executeQuery<{ billingConfigured: boolean; id: string | null; cursorAt: string }>(
+            CompiledQuery.raw(sendQueueWithScopeSql(principal.contextIds.length, after !== undefined), [
+              principal.organizationId,
+              ...principal.contextIds,
+              ...(after === undefined ? [] : [after.t, after.i]),
+              limit + 1
+            ])
+          )
+        ).rows
+        if (found[0]?.billingConfigured !== true) return problem(reply, 409, "integration_not_ready")
+        const rows = found[0].id === null ? [] : (found as ReadonlyArray<{ id: string; cursorAt: string }>)
         return { items: rows.slice(0, limit), nextCursor: sendQueueCursor(rows, limit, (row) => row.cursorAt) }
       }
     )

@@ -38,26 +38,6 @@ export const json = (response: ServerResponse, status: number, body: unknown): v
   response.end(text)
 }
 
-/**
- * The billing scope (`BillingScopeRepository.scope`): the contexts visible from the granted ones and the declared
- * gates of the organization's ready billing integrations (null when there is none). Parameters: organization id,
- * the `contextCount` granted context ids, organization id.
- */
-export const scopeStatement = (contextCount: number): string => `
-    with recursive visible(id) as (
-      select id from operational_contexts
-      where organization_id = $1 and id in (${placeholders(2, contextCount)})
-      union
-      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
-    )
-    select
-      (select case when count(*) = 0 then null
-              else coalesce(array_agg(distinct gate) filter (where gate is not null), '{}'::text[]) end
-       from integration_configurations as c left join lateral unnest(c.declared_gates) as gate on true
-       where c.organization_id = $${contextCount + 2} and c.kind = 'billing' and c.status = 'ready')
-        as declared_gates,
-      array(select id from visible) as context_ids`
-
 /** A snake_case column's camelCase name, as the API's rows name it. */
 const camel = (column: string): string => column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
 
@@ -291,20 +271,38 @@ export const RECORD_PAYMENT_SQL = `
     where id = $41`
 
 /**
- * One send-queue page in (approved_at, id) order, after the cursor when `keyset`. Parameters: organization id, the
- * `contextCount` visible context ids, [the cursor's time and id,] limit + 1.
+ * The send queue's page and the billing integration's state in one statement (`BillingScopeRepository
+ * .integrationAndPage`): a page in (approved_at, id) order, after the cursor when `keyset`, in the contexts visible from
+ * the granted ones, each row with `billing_configured` (a ready billing integration configuration exists) and its place
+ * `page_index`; one row of nulls but `billing_configured` when the page is empty. Parameters: organization id, the
+ * `contextCount` granted context ids, [the cursor's time and id,] limit + 1.
  */
-export const sendQueueSql = (contextCount: number, keyset: boolean): string => `
-    select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-    from invoices
-    where organization_id = $1 and status = 'approved' and operational_context_id in (${placeholders(2, contextCount)})
-      and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
-    order by approved_at, id
-    limit $${contextCount + (keyset ? 4 : 2)}`
+export const sendQueueWithScopeSql = (contextCount: number, keyset: boolean): string => `
+    with recursive visible(id) as (
+      select id from operational_contexts
+      where organization_id = $1 and id in (${placeholders(2, contextCount)})
+      union
+      select child.id from operational_contexts as child inner join visible on visible.id = child.parent_id
+    ), page as (
+      select *, to_char(approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
+        row_number() over (order by approved_at, id) as page_index
+      from invoices
+      where organization_id = $1 and status = 'approved'
+        and operational_context_id = any (array(select id from visible))
+        and ${keyset ? `(approved_at, id) > ($${contextCount + 2}::timestamptz, $${contextCount + 3}::uuid)` : "true"}
+      order by approved_at, id
+      limit $${contextCount + (keyset ? 4 : 2)}
+    )
+    select
+      (select count(*) > 0 from integration_configurations as c
+       where c.organization_id = $1 and c.kind = 'billing' and c.status = 'ready') as billing_configured,
+      page.*
+    from (select) as scope left join page on true
+    order by page.page_index`
 
 /**
  * The API's cursor after the last row of a page (base64url of `{k, t, i}`), or null when `rows` (the page and one
- * more, as {@link sendQueueSql} reads them) hold no next page.
+ * more, as {@link sendQueueWithScopeSql} reads them) hold no next page.
  */
 export const sendQueueCursor = <Row extends { readonly id: string }>(
   rows: ReadonlyArray<Row>,
@@ -316,13 +314,6 @@ export const sendQueueCursor = <Row extends { readonly id: string }>(
     ? Buffer.from(JSON.stringify({ k: "send-queue", t: cursorAt(last), i: last.id })).toString("base64url")
     : null
 }
-
-interface Scope {
-  readonly declared_gates: Array<string> | null
-  readonly context_ids: Array<string>
-}
-
-type Queryable = Pick<pg.Pool | pg.PoolClient, "query">
 
 export interface BillingBaseline {
   readonly sendQueue: (url: URL, response: ServerResponse) => Promise<void>
@@ -336,11 +327,6 @@ export const billingBaseline = (
   organizationId: string,
   grantedContextIds: ReadonlyArray<string>
 ): BillingBaseline => {
-  const scopeSql = scopeStatement(grantedContextIds.length)
-
-  const scope = async (db: Queryable): Promise<Scope | undefined> =>
-    (await db.query<Scope>(scopeSql, [organizationId, ...grantedContextIds, organizationId])).rows[0]
-
   const sendQueue: BillingBaseline["sendQueue"] = async (url, response) => {
     const limitParam = url.searchParams.get("limit")
     const limit = limitParam === null ? 50 : Number(limitParam)
@@ -350,21 +336,15 @@ export const billingBaseline = (
     if (cursorParam !== null) {
       after = JSON.parse(Buffer.from(cursorParam, "base64url").toString("utf8")) as { t: string; i: string }
     }
-    const found = await scope(pool)
-    if (found === undefined || found.declared_gates === null) return json(response, 400, { error: "integration" })
-    const contextIds = found.context_ids
     const keyset = after === undefined ? [] : [after.t, after.i]
-    const rows =
-      contextIds.length === 0
-        ? []
-        : (
-            await pool.query<{ id: string; cursor_at: string }>(sendQueueSql(contextIds.length, after !== undefined), [
-              organizationId,
-              ...contextIds,
-              ...keyset,
-              limit + 1
-            ])
-          ).rows
+    const found = (
+      await pool.query<{ billing_configured: boolean; id: string | null; cursor_at: string }>(
+        sendQueueWithScopeSql(grantedContextIds.length, after !== undefined),
+        [organizationId, ...grantedContextIds, ...keyset, limit + 1]
+      )
+    ).rows
+    if (found[0]?.billing_configured !== true) return json(response, 400, { error: "integration" })
+    const rows = found[0].id === null ? [] : (found as ReadonlyArray<{ id: string; cursor_at: string }>)
     json(response, 200, { items: rows.slice(0, limit), nextCursor: sendQueueCursor(rows, limit, (row) => row.cursor_at) })
   }
 
