@@ -141,8 +141,8 @@ const inSpan = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>, text?: ()
 
 /**
  * The open transaction of the current fiber, if any, as one value: its kysely handle and the callbacks
- * {@link afterCommit} registered in it. Set by {@link transaction} with one `Effect.locally` (each copies the fiber's
- * fiber-ref map twice, set and restore). The value is made per transaction and its fields are never reassigned, so a
+ * {@link afterCommit} registered in it. Set by {@link transaction} for the transaction's effect and unset after it
+ * (two copies of the fiber's fiber-ref map, as an `Effect.locally`). The value is made per transaction and its fields are never reassigned, so a
  * fiber forked inside a transaction shares it as it shares any inherited value, and nothing it does is seen by its
  * parent through it except {@link afterCommit}'s callbacks (as before).
  */
@@ -305,15 +305,25 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
     if (fiber.getFiberRef(currentTransaction) !== undefined) return effect
     const service = Context.unsafeGet(fiber.currentContext, Db)
     const callbacks: Array<() => void> = []
+    // What `Effect.locally(effect, currentTransaction, open)` does, inside this acquire/release instead of a second
+    // one of its own: the transaction is set when `effect` starts and unset (it was unset: see above) before the
+    // commit or rollback, whatever `effect`'s exit, an interruption included.
     const inTransaction = Effect.acquireUseRelease(
       Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
-      (trx) => Effect.locally(effect, currentTransaction, { kysely: trx as Kysely<Database>, afterCommit: callbacks }),
+      (trx) =>
+        Effect.zipRight(
+          FiberRef.set(currentTransaction, { kysely: trx as Kysely<Database>, afterCommit: callbacks }),
+          effect
+        ),
       (trx: ControlledTransaction<Database>, exit) =>
-        Effect.promise(async () => {
-          if (!Exit.isSuccess(exit)) return trx.rollback().execute()
-          await trx.commit().execute()
-          for (const callback of callbacks) callback()
-        }).pipe(Effect.orDie)
+        Effect.zipRight(
+          FiberRef.set(currentTransaction, undefined),
+          Effect.promise(async () => {
+            if (!Exit.isSuccess(exit)) return trx.rollback().execute()
+            await trx.commit().execute()
+            for (const callback of callbacks) callback()
+          }).pipe(Effect.orDie)
+        )
     )
     return fiber.getFiberRef(FiberRef.currentTracerEnabled) ? inSpan("sql.transaction", inTransaction) : inTransaction
   })

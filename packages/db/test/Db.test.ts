@@ -148,6 +148,34 @@ describe.each(TestDatabase.kinds())("Db on %s", (kind) => {
     expect(calls).toEqual(["before the commit", "committed", "outside"])
   })
 
+  it("leaves the fiber outside any transaction after one commits, fails or is interrupted (an interrupted one rolls back)", async () => {
+    const interrupted = "00000000-0000-4000-8000-000000000006"
+    const calls: Array<string> = []
+    const outside = (label: string) => Db.afterCommit(() => calls.push(label))
+    await runtime.run(
+      Effect.gen(function* () {
+        yield* Db.transaction(Effect.void)
+        // A callback registered outside a transaction runs at once; inside one, only after its commit.
+        yield* outside("after a commit")
+        yield* Effect.either(Db.transaction(Effect.fail("refused" as const)))
+        yield* outside("after a failure")
+        const written = yield* Effect.makeLatch(false)
+        const running = yield* Effect.fork(
+          Db.transaction(Effect.zipRight(Effect.zipRight(seedOrganization(interrupted), written.open), Effect.never))
+        )
+        yield* written.await
+        yield* Fiber.interrupt(running)
+        yield* outside("after an interruption")
+        yield* Effect.sync(() => calls.push("end"))
+      })
+    )
+    expect(calls).toEqual(["after a commit", "after a failure", "after an interruption", "end"])
+    const found = await runtime.run(
+      Db.query((db) => db.selectFrom("organizations").select("id").where("id", "=", interrupted).execute())
+    )
+    expect(found).toHaveLength(0)
+  })
+
   it("runs a fiber forked in a transaction in it, and a joined fiber's own transaction does not stay with its parent", async () => {
     const inside = "00000000-0000-4000-8000-000000000005"
     const result = await runtime.run(

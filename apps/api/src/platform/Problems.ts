@@ -20,7 +20,7 @@ import { Cause, Effect, Option } from "effect"
 import { RecordNotFound } from "./RecordNotFound.js"
 import { currentRequestId } from "./RequestId.js"
 import { unavailable, unavailableIn } from "./Unavailable.js"
-import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, withCheckedBody } from "./RequestBody.js"
+import { BodyRejected, MAX_BODY_BYTES, MAX_BODY_DEPTH, checkBody } from "./RequestBody.js"
 
 /**
  * A refusal of any package as its problem: the refusal's own status (400 or 409, decisions 4), `code` the spec's,
@@ -64,16 +64,16 @@ const isBodyDecodeDefect = (defect: unknown): boolean =>
 
 /**
  * The HttpApi-level middleware of both HttpApis (the API host's and the admin host's): the request's body is read
- * by {@link withCheckedBody} (bounded, strict UTF-8); platform decode failures become VALIDATION_FAILED with JSON
+ * by {@link checkBody} (bounded, strict UTF-8); platform decode failures become VALIDATION_FAILED with JSON
  * Pointer paths; a body that is not JSON is VALIDATION_FAILED at ""; an unknown route is a 404 problem; a database
  * that can't be had is a 503 problem ({@link unavailable}); any other defect is a 500 problem.
  */
 export const withProblemDetails = (app: HttpApp.Default) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    // Only a request that may carry a body needs the checked reader (a GET's wrapper would be built for nothing).
-    const bodyless = request.method === "GET" || request.method === "HEAD"
-    return yield* (bodyless ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, withCheckedBody(request))).pipe(
+    // Only a request that may carry a body needs the checked reader (a GET's readers would be made for nothing).
+    if (request.method !== "GET" && request.method !== "HEAD") checkBody(request)
+    return yield* app.pipe(
       Effect.catchAllCause((cause) => {
         const failure = Cause.failureOption(cause)
         if (Option.isSome(failure)) {

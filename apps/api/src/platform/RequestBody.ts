@@ -155,13 +155,16 @@ const once = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
 }
 
 /**
- * The request, with `text`, `json`, `urlParamsBody` and `arrayBuffer` reading the body as described above. Every
- * other member is the original request's.
+ * Gives `request` itself `text`, `json`, `urlParamsBody` and `arrayBuffer` reading the body as described above (own
+ * properties, shadowing the platform's readers); every other member stays as it is. Returns `request`. The request
+ * object is the one the HTTP platform made for this request and holds in its Context, so the checked readers reach
+ * every reader of it without a copy of the request, of the Context (`provideService`) and of the fiber's FiberRefs
+ * (set and restore) per request.
  */
-export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+export const checkBody = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
   let text: Effect.Effect<string, BodyRejected> | undefined
   const cachedText = () => (text ??= once(readText(request)))
-  return Object.create(request, {
+  return Object.defineProperties(request, {
     text: { get: cachedText },
     json: {
       get: () =>
@@ -177,5 +180,5 @@ export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): H
     },
     urlParamsBody: { get: () => Effect.fail(new BodyRejected({ reason: "invalid_json" })) },
     arrayBuffer: { get: () => Effect.map(cachedText(), (body) => new TextEncoder().encode(body).buffer) }
-  }) as HttpServerRequest.HttpServerRequest
+  })
 }

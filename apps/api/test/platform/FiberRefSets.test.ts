@@ -26,9 +26,14 @@ import { basicToken, call, start, token, type TestApp } from "../support/TestApp
  *
  * A send-queue page, 13: those 7, and the HttpApi's own pairs: the router's parameters and route, the security
  * middleware's `Principal`, and the handler group's services merged into the request's Context.
+ *
+ * A report-payment (a write with a body), 15: those 13 and the transaction (`Db.transaction`, set and unset). The
+ * checked body is installed on the request itself (`RequestBody.checkBody`), not provided as a copy of it (which was
+ * two more: set and restore).
  */
 const TOKEN_REQUEST_SETS = 7
 const SEND_QUEUE_REQUEST_SETS = 13
+const REPORT_PAYMENT_REQUEST_SETS = 15
 
 interface Probed {
   readonly setFiberRef: (this: Probed, ref: FiberRef.FiberRef<unknown>, value: unknown) => void
@@ -62,6 +67,7 @@ describe.each(TestDatabase.kinds())("FiberRef sets per request with telemetry of
   let app: TestApp
   let client: { readonly clientId: string; readonly secret: string }
   let bearer: string
+  let org: Fixtures.OrganizationFixture
 
   beforeAll(async () => {
     app = await start(kind, {
@@ -71,7 +77,7 @@ describe.each(TestDatabase.kinds())("FiberRef sets per request with telemetry of
         Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
       )
     })
-    const org = await app.run(Fixtures.organization({ name: "Counted" }))
+    org = await app.run(Fixtures.organization({ name: "Counted" }))
     client = await app.run(Fixtures.application(org, { roles: ["billing"] }))
     bearer = await token(app.authUrl, client.clientId, client.secret)
   }, 120_000)
@@ -111,5 +117,28 @@ describe.each(TestDatabase.kinds())("FiberRef sets per request with telemetry of
     console.log(`send-queue request: ${sets} FiberRef sets`)
     expect(sets).toBeGreaterThan(0)
     expect(sets).toBeLessThanOrEqual(SEND_QUEUE_REQUEST_SETS)
+  })
+
+  it(`a report-payment request sets at most ${REPORT_PAYMENT_REQUEST_SETS}`, async () => {
+    const invoiceId = await app.run(Fixtures.approvedInvoice(org))
+    const sent = await call(`${app.apiUrl}/v1/billing/invoices/${invoiceId}/report-sent`, {
+      token: bearer,
+      body: { issuedInvoiceNumber: "F-1", issuedInvoiceDate: "2026-11-20", dueDate: "2026-12-20", issuedTotalGrossMinorUnits: 1_250_000 }
+    })
+    expect(sent.status).toBe(201)
+    const pay = (paymentId: string, headers?: Record<string, string>) =>
+      call(`${app.apiUrl}/v1/billing/invoices/${invoiceId}/report-payment`, {
+        token: bearer,
+        body: { paymentId, amountMinorUnits: 100, paidOn: "2026-11-21" },
+        ...(headers === undefined ? {} : { headers })
+      })
+    await pay("warm-up")
+    const sets = await countSets("count-report-payment", async () => {
+      const answer = await pay("counted", { "x-request-id": "count-report-payment" })
+      expect(answer.status).toBe(200)
+    })
+    console.log(`report-payment request: ${sets} FiberRef sets`)
+    expect(sets).toBeGreaterThan(0)
+    expect(sets).toBeLessThanOrEqual(REPORT_PAYMENT_REQUEST_SETS)
   })
 })

@@ -5,7 +5,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { BodyRejected, withCheckedBody } from "../../src/platform/RequestBody.js"
+import { BodyRejected, checkBody } from "../../src/platform/RequestBody.js"
 
 /** A request whose body is `bytes`, counting the reads of its body stream. */
 const requestWith = (bytes: Uint8Array) => {
@@ -20,7 +20,7 @@ const requestWith = (bytes: Uint8Array) => {
   const request = HttpServerRequest.fromWeb(
     new Request("http://localhost/v1/x", { method: "POST", body, duplex: "half" } as RequestInit)
   )
-  return { request: withCheckedBody(request), reads: () => reads }
+  return { request: checkBody(request), reads: () => reads }
 }
 
 describe("the checked request body", () => {
