@@ -300,6 +300,7 @@ describe.each(TestDatabase.kinds())("hostile signed-PDF bodies on %s", (kind) =>
       return response.status
     }
     const basic = Buffer.from(`${billingApp.clientId}:${billingApp.secret}`).toString("base64")
+    const tokenStatuses: Array<number> = []
     do {
       const [tokenStatus, queueStatus] = await Promise.all([
         timed(() =>
@@ -317,8 +318,13 @@ describe.each(TestDatabase.kinds())("hostile signed-PDF bodies on %s", (kind) =>
           })
         )
       ])
-      expect([tokenStatus, queueStatus]).toEqual([200, 200])
+      // The loop asks for tokens as fast as they are answered, so on a fast machine it can pass the client's rate
+      // limit (60 per 60 s) before the check ends: a 429 is an answer too. What is checked is that both answer.
+      tokenStatuses.push(tokenStatus)
+      expect([200, 429]).toContain(tokenStatus)
+      expect(queueStatus).toBe(200)
     } while (!settled)
+    expect(tokenStatuses[0]).toBe(200)
     // A generous bound: on a shared two-core machine a request takes milliseconds; the old check held every
     // request for as long as it ran (8.7 s for 160 KB).
     expect(Math.max(...latencies)).toBeLessThan(5_000)
