@@ -1,10 +1,12 @@
 /**
  * `pnpm bench:floor`: the CPU the HTTP stack alone costs per request, the floor under every path `pnpm bench`
- * measures. Four servers answer the same authenticated `GET` with the same constant page and do nothing else
+ * measures. Five servers answer the same authenticated `GET` with the same constant page and do nothing else
  * (`internal/FloorServers.ts`): plain `node:http`; Fastify 5 as the conventional peer uses it (the framework a
  * user would otherwise pick); `node:http` running the same checks as one Effect per request
- * (the Effect runtime without `@effect/platform`); and the API host's stack (`@effect/platform` HttpApi with a
- * bearer middleware and a Schema-decoded parameter on `NodeHttpServer`, spans off). No database is involved.
+ * (the Effect runtime without `@effect/platform`); the identity host's stack (an `@effect/platform` `HttpRouter`
+ * route, no HttpApi); and the API host's stack (`@effect/platform` HttpApi with a bearer middleware and a
+ * Schema-decoded parameter on `NodeHttpServer`); both with spans off and the tracer middleware skipped, as `main.ts`
+ * runs them. No database is involved.
  *
  * `BENCH_ROUNDS` rounds (default 3) of autocannon (10 connections, 2 s warm-up dropped, `BENCH_DURATION_SECONDS`
  * measured, default 10), the order of the servers reversed every other round. Prints, per server, req/s (mean of the
@@ -27,12 +29,13 @@ import { sampledWhile } from "./internal/ProcessUsage.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const RESULTS_MD = resolve(HERE, "../bench-floor-results.md")
-const SERVERS = ["node", "fastify", "effect", "httpapi"] as const
+const SERVERS = ["node", "fastify", "effect", "router", "httpapi"] as const
 type Server = (typeof SERVERS)[number]
 const LABELS: Readonly<Record<Server, string>> = {
   node: "plain node:http",
   fastify: "Fastify 5 (the conventional peer's framework: onRequest bearer check, querystring schema)",
   effect: "node:http running one Effect per request (no @effect/platform)",
+  router: "@effect/platform HttpRouter, no HttpApi (the identity host's stack, where the token is issued)",
   httpapi: "@effect/platform HttpApi (the API host's stack)"
 }
 

@@ -1,5 +1,5 @@
 /**
- * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|fastify|effect|httpapi> <port>` on
+ * The servers `bench-floor.ts` compares, started as `node FloorServers.js <node|fastify|effect|router|httpapi> <port>` on
  * 127.0.0.1. All answer the same request with the same bytes and do no other work, so what separates their CPU per
  * request is the HTTP stack alone:
  *
@@ -11,9 +11,14 @@
  *   text with its content type, logger off. The framework a user would otherwise pick, at its own floor.
  * - `effect`: plain `node:http` whose listener runs the same checks as one Effect per request, on a runtime made once
  *   (`Runtime.runCallback`): what the Effect runtime costs without `@effect/platform`'s server, router and HttpApi.
+ * - `router`: the stack the identity host uses (`IdentityRouter`, where `POST /oauth/token` is served): an
+ *   `@effect/platform` `HttpRouter` route served by `HttpServer.serve` on `NodeHttpServer`, no HttpApi; the handler
+ *   checks the bearer header by hand and decodes `limit` with the same Schema; spans off and the platform's tracer
+ *   middleware skipped (as `main.ts`).
  * - `httpapi`: the stack the API host uses: an `@effect/platform` HttpApi group with a bearer security middleware
  *   that provides a principal (as `Authentication` does), the `limit` decoded by a Schema, the body handed to
- *   node:http as text (as `JsonResponse.encodedJson` does), `NodeHttpServer`, spans off (as `main.ts`).
+ *   node:http as text (as `JsonResponse.encodedJson` does), `NodeHttpServer`, spans off and the platform's tracer
+ *   middleware skipped (as `main.ts`).
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -22,6 +27,10 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -146,20 +155,45 @@ const serveHttpApi = (port: number) => {
     )
   )
   const ApiLive = HttpApiBuilder.api(FloorApi).pipe(Layer.provide(QueueLive), Layer.provide(BearerLive))
-  HttpApiBuilder.serve().pipe(
-    Layer.provide(ApiLive),
-    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
+  launchWithoutSpans(HttpApiBuilder.serve().pipe(Layer.provide(ApiLive)), port)
+}
+
+const problem = (status: number) =>
+  HttpServerResponse.text(`{"status":${status}}`, { status, contentType: "application/problem+json" })
+
+const serveRouter = (port: number) => {
+  const decodeLimit = Schema.decodeUnknown(Limit)
+  const page = Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!BEARER.test(request.headers["authorization"] ?? "")) return problem(401)
+    const { limit } = yield* HttpServerRequest.ParsedSearchParams
+    if (limit !== undefined && (yield* Effect.either(decodeLimit(limit)))._tag === "Left") return problem(400)
+    return HttpServerResponse.raw(BODY, { status: 200, contentType: "application/json", contentLength: BODY_BYTES })
+  })
+  const app = HttpRouter.empty.pipe(
+    HttpRouter.get("/v1/queue", page),
+    Effect.catchTag("RouteNotFound", () => Effect.succeed(HttpServerResponse.empty({ status: 404 })))
+  )
+  launchWithoutSpans(HttpServer.serve(app), port)
+}
+
+const listen = (port: number) => NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })
+
+/** Serves `layer` on 127.0.0.1:`port` with spans off and the platform's tracer middleware skipped, as `main.ts` runs the hosts while telemetry is off. */
+const launchWithoutSpans = (layer: Layer.Layer<never, never, Layer.Layer.Success<ReturnType<typeof listen>>>, port: number) =>
+  HttpMiddleware.withTracerDisabledWhen(layer, () => true).pipe(
+    Layer.provide(listen(port)),
     Layer.launch,
     Effect.provide(Layer.setTracerEnabled(false)),
     NodeRuntime.runMain
   )
-}
 
 const [kind, portText] = process.argv.slice(2)
 const port = Number(portText)
-if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|fastify|effect|httpapi> <port>")
+if (!Number.isInteger(port) || port <= 0) throw new Error("usage: FloorServers.js <node|fastify|effect|router|httpapi> <port>")
 if (kind === "node") serveNode(port)
 else if (kind === "fastify") await serveFastify(port)
 else if (kind === "effect") serveEffect(port)
+else if (kind === "router") serveRouter(port)
 else if (kind === "httpapi") serveHttpApi(port)
-else throw new Error(`unknown server ${String(kind)}: node, fastify, effect or httpapi`)
+else throw new Error(`unknown server ${String(kind)}: node, fastify, effect, router or httpapi`)
