@@ -111,7 +111,7 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
         after: CursorPage.Position | undefined,
         limit: number
       ) =>
-        Sql.rows(
+        Sql.viewRows(
           sql<PageJoinRow<Row>>`
             ${visibleContextsPrefix(organizationId, grantedIds)},
             page as (${CursorPage.pageSelect(
