@@ -201,6 +201,136 @@ export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<Reado
     (db) => statement.compile(withoutPlugins(db)).sql
   )
 
+/** pg's `Query`, subclassed by {@link TextRowsQuery} (its handlers are not in `@types/pg`). */
+const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig & { callback: (error: Error | null) => void }) => object
+
+/**
+ * A statement whose rows pg keeps as it received them: per row the array of column texts pg-protocol decoded from
+ * the `DataRow` message (null for SQL NULL), and the `RowDescription`'s fields, without pg's `Result` parsing each
+ * value and copying it into a row object. One statement only (no multi-statement text).
+ */
+class TextRowsQuery extends PgQuery {
+  descriptions: ReadonlyArray<pg.FieldDef> = []
+  readonly texts: Array<ReadonlyArray<string | null>> = []
+
+  handleRowDescription(message: { readonly fields: ReadonlyArray<pg.FieldDef> }): void {
+    this.descriptions = message.fields
+  }
+
+  handleDataRow(message: { readonly fields: ReadonlyArray<string | null> }): void {
+    this.texts.push(message.fields)
+  }
+}
+
+/** Where a text view keeps its row's column texts (a symbol: no column name can shadow it). */
+const TEXTS: unique symbol = Symbol("texts")
+
+interface TextView {
+  readonly [TEXTS]: ReadonlyArray<string | null>
+}
+
+/** A row view's class, made once per result shape (column names and types, in order). */
+interface ViewClass {
+  readonly names: ReadonlyArray<string>
+  readonly types: ReadonlyArray<number>
+  readonly View: new (texts: ReadonlyArray<string | null>) => TextView
+}
+
+/** The view classes made so far (a statement has one shape; a handful of statements use views). */
+const viewClasses: Array<ViewClass> = []
+const MAX_VIEW_CLASSES = 64
+
+/**
+ * A class of row views for `fields`: each column a getter on the prototype that parses the column's text with the
+ * pool's type parser (`pgTypes`: what pg's own row would hold) on every read, or null; and a setter that gives the
+ * view an own property of that name (as a plain row's field is writable). A later column of the same name wins, as
+ * in pg's row objects.
+ */
+const makeViewClass = (fields: ReadonlyArray<pg.FieldDef>): ViewClass => {
+  class View implements TextView {
+    readonly [TEXTS]: ReadonlyArray<string | null>
+    constructor(texts: ReadonlyArray<string | null>) {
+      this[TEXTS] = texts
+    }
+  }
+  fields.forEach((field, index) => {
+    const parse = pgTypes.getTypeParser(field.dataTypeID, "text") as (text: string) => unknown
+    Object.defineProperty(View.prototype, field.name, {
+      get(this: TextView) {
+        const text = this[TEXTS][index]
+        return text === null || text === undefined ? null : parse(text)
+      },
+      set(this: TextView, value: unknown) {
+        Object.defineProperty(this, field.name, { value, writable: true, enumerable: true, configurable: true })
+      },
+      enumerable: true,
+      configurable: true
+    })
+  })
+  return { names: fields.map((field) => field.name), types: fields.map((field) => field.dataTypeID), View }
+}
+
+/** Whether `made` was made for `fields`' shape: the same column names and types in the same order. */
+const isShapeOf = (made: ViewClass, fields: ReadonlyArray<pg.FieldDef>): boolean => {
+  if (made.names.length !== fields.length) return false
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!
+    if (made.names[index] !== field.name || made.types[index] !== field.dataTypeID) return false
+  }
+  return true
+}
+
+/** The view class of `fields`' shape, found without allocating when it was made before. */
+const viewClassOf = (fields: ReadonlyArray<pg.FieldDef>): ViewClass["View"] => {
+  for (const made of viewClasses) if (isShapeOf(made, fields)) return made.View
+  const made = makeViewClass(fields)
+  if (viewClasses.length < MAX_VIEW_CLASSES) viewClasses.push(made)
+  return made.View
+}
+
+/** Runs `compiled` on a connection of `pool` as a {@link TextRowsQuery}; its rows as views of their texts. */
+const textViewRows = async (pool: pg.Pool, compiled: CompiledQuery): Promise<ReadonlyArray<unknown>> => {
+  const client = await pool.connect()
+  try {
+    const query = await new Promise<TextRowsQuery>((resolve, reject) => {
+      const submitted: TextRowsQuery = new TextRowsQuery({
+        text: compiled.sql,
+        values: [...compiled.parameters],
+        callback: (error) => (error === null || error === undefined ? resolve(submitted) : reject(error))
+      })
+      client.query(submitted as unknown as pg.Submittable)
+    })
+    const View = viewClassOf(query.descriptions)
+    const texts = query.texts
+    const rows = new Array<unknown>(texts.length)
+    for (let index = 0; index < texts.length; index++) rows[index] = new View(texts[index]!)
+    return rows
+  } finally {
+    client.release()
+  }
+}
+
+/**
+ * As {@link queryPlain} (one `sql` statement, no CamelCasePlugin, on the current transaction or the pool), for a hot
+ * read whose rows are read once, field by field, and dropped (a page encoded to JSON): on PostgreSQL outside a
+ * transaction each row is a view of the column texts pg received, not an object pg filled: reading a column parses
+ * its text with the pool's type parser, as pg would have (a `timestamptz` a new `Date` on each read, an `int8` a
+ * number, null as null), and assigning a field sets it on the row. The columns are getters of the row's prototype,
+ * not own properties: a row spread (`{...row}`), `Object.keys` or `JSON.stringify` of it does not see them. Inside a
+ * transaction and on PGlite the rows are {@link queryPlain}'s. Resolves to the rows; fails with {@link SqlError}.
+ */
+export const queryPlainViews = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
+  onConnection(
+    (db) => {
+      const pool = pools.get(db)
+      const plain = withoutPlugins(db)
+      return pool === undefined
+        ? statement.execute(plain).then((result) => result.rows)
+        : (textViewRows(pool, statement.compile(plain)) as Promise<ReadonlyArray<Row>>)
+    },
+    (db) => statement.compile(withoutPlugins(db)).sql
+  )
+
 /** Where a {@link prepare}d statement's argument goes: the `index`-th argument of the call. */
 class ArgumentSlot {
   constructor(readonly index: number) {}

@@ -102,7 +102,8 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
        * `limit + 1` rows in (sort column, id) order, keyed by position), and, in the same round trip, whether its
        * billing integration is configured (as {@link scope} reads it: `declaredGates` not null). One statement where
        * a scope and then a page took two; no visible context gives no rows, as the page without a statement did. A
-       * read that must also check the declared gates reads {@link scope} first.
+       * read that must also check the declared gates reads {@link scope} first. The rows are `Sql.viewRows`' (on
+       * PostgreSQL views of the texts pg received, parsed when read): read their fields, never spread them.
        */
       integrationAndPage: <Row extends { readonly id: string }>(
         organizationId: string,
@@ -111,7 +112,7 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
         after: CursorPage.Position | undefined,
         limit: number
       ) =>
-        Sql.rows(
+        Sql.viewRows(
           sql<PageJoinRow<Row>>`
             ${visibleContextsPrefix(organizationId, grantedIds)},
             page as (${CursorPage.pageSelect(

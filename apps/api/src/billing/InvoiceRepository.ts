@@ -3,8 +3,8 @@
  * locks (with the billing scope, in one round trip), the externalReference's uniqueness, a pass's facts and its one
  * write (the invoice, its lines, its charges and the proposal's verdict), and writing lifecycle fields. Rows map to
  * `@propline/billing`'s InvoiceRecord (null columns become absent fields). The send queue and pass run plain
- * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are encoded as pg returns
- * them.
+ * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are views of the column
+ * texts pg received (`Sql.viewRows`), each column parsed when the page's encoder reads it.
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"

@@ -61,6 +61,15 @@ export const rows = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArr
   Effect.catchTag(Db.queryPlain(statement), "SqlError", Effect.die)
 
 /**
+ * As {@link rows}, for a hot read whose rows are only read, field by field, before they are dropped (a page encoded to
+ * JSON): `Db.queryPlainViews`, whose rows on PostgreSQL (outside a transaction) are views of the column texts pg
+ * received, each column parsed as it is read, instead of objects pg fills with every column parsed. Their columns
+ * are not own properties: never spread a row or list its keys. A failure is a defect.
+ */
+export const viewRows = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, never, Db.Db> =>
+  Effect.catchTag(Db.queryPlainViews(statement), "SqlError", Effect.die)
+
+/**
  * A plain statement compiled once at module load (`Db.prepare`: `build` places its arguments in a `sql` template), for
  * {@link preparedRows}. For the hottest statements: no template built and compiled per request.
  */
