@@ -17,6 +17,7 @@ import { Context, Effect, Layer, Scope } from "effect"
  * before) in their Context. `app` may require nothing else (checked by its type): a service it reads without requiring
  * it would be missing. Requires the HTTP server and the services.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tag: a Tag's type parameters are invariant
 export const serveOnly = <const Tags extends ReadonlyArray<Context.Tag<any, any>>, E>(
   app: HttpApp.Default<E, Context.Tag.Identifier<Tags[number]> | HttpServerRequest.HttpServerRequest | Scope.Scope>,
   services: Tags
