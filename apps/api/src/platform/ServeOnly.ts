@@ -5,7 +5,7 @@
  * process (23 on the identity host: the API's storage, signer, verifier, the platform's file system, terminal, worker
  * manager, …). A request copies its Context several times (the platform adds the request and its Scope, the access log
  * its request state: `docs/performance.md`), each a copy of that whole map. {@link serveOnly} builds the same server
- * with the request fibers' Context holding only the services `app` requires, so each copy is of a map a third the size.
+ * with the request fibers' Context holding only the services `app` requires, so each copy is of a map less than half the size.
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServer from "@effect/platform/HttpServer"
