@@ -13,6 +13,9 @@ import { AppConfig, type AppConfigShape } from "./platform/AppConfig.js"
 import { ApiLive, apiHostMiddleware, DocsLive, FileRoutesLive } from "./ApiHost.js"
 import { IdentityHttpApp, IdentityLive } from "./identity/IdentityRouter.js"
 import { SigningKeys } from "./identity/SigningKeys.js"
+import { ClientCredentialsGrant } from "./identity/ClientCredentialsGrant.js"
+import { InstallationGrant } from "./identity/InstallationGrant.js"
+import { serveOnly } from "./platform/ServeOnly.js"
 import { databaseCheck, healthRoutes, migrationsCheck, Readiness } from "./platform/Health.js"
 import { Shutdown } from "./platform/Shutdown.js"
 
@@ -42,9 +45,19 @@ export const ApiHostLive = (config: AppConfigShape) =>
     Layer.provide(listen(config, config.apiPort))
   )
 
-/** The identity host on `config.authPort`. */
+/**
+ * The identity host on `config.authPort`; its requests run with only the services its routes and probes read
+ * (`platform/ServeOnly`), not every service of the process.
+ */
 export const IdentityHostLive = (config: AppConfigShape) =>
-  HttpServer.serve(healthRoutes(IdentityHttpApp)).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
+  serveOnly(healthRoutes(IdentityHttpApp), [
+    AppConfig,
+    SigningKeys,
+    ClientCredentialsGrant,
+    InstallationGrant,
+    Db.Db,
+    Readiness
+  ]).pipe(HttpServer.withLogAddress, Layer.provide(listen(config, config.authPort)))
 
 /**
  * `/readyz`'s checks: the database answers, its schema is current, and the active signing key loads (the identity

@@ -369,31 +369,40 @@ export const prepare = <Args extends ReadonlyArray<unknown>, Row>(
   return { text: compiled.sql, parameters: compiled.parameters }
 }
 
+/** The values of a {@link prepare}d statement's placeholders for `args`, in order. */
+const parametersWith = <Args extends ReadonlyArray<unknown>>(
+  statement: PreparedStatement<Args, unknown>,
+  args: Args
+): Array<unknown> =>
+  statement.parameters.map((parameter) => (parameter instanceof ArgumentSlot ? args[parameter.index] : parameter))
+
 /** A {@link prepare}d statement with `args` in its placeholders: what {@link queryPrepared} runs. */
 export const compiledWith = <Args extends ReadonlyArray<unknown>, Row>(
   statement: PreparedStatement<Args, Row>,
   args: Args
-): CompiledQuery<Row> =>
-  CompiledQuery.raw(
-    statement.text,
-    statement.parameters.map((parameter) => (parameter instanceof ArgumentSlot ? args[parameter.index] : parameter))
-  )
+): CompiledQuery<Row> => CompiledQuery.raw(statement.text, parametersWith(statement, args))
 
 /**
  * Runs a {@link prepare}d statement with `args` like {@link queryPlain} (on the current transaction or the pool,
- * without the CamelCasePlugin), without building and compiling its `sql` template per call. Resolves to the rows;
- * fails with {@link SqlError}.
+ * without the CamelCasePlugin), without building and compiling its `sql` template per call. Outside a transaction on
+ * PostgreSQL the text and values go to the pg pool's own `query` (a connection taken and given back as kysely's
+ * executor takes it, without its steps around the call: the same statement, parser and rows); in a transaction, or
+ * on PGlite, through kysely's executor. Resolves to the rows; fails with {@link SqlError}.
  */
 export const queryPrepared = <Args extends ReadonlyArray<unknown>, Row>(
   statement: PreparedStatement<Args, Row>,
   ...args: Args
 ): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
   onConnection(
-    (db) =>
-      withoutPlugins(db)
-        .getExecutor()
-        .executeQuery(compiledWith(statement, args))
-        .then((result) => result.rows),
+    (db) => {
+      const pool = pools.get(db)
+      return pool !== undefined
+        ? pool.query(statement.text, parametersWith(statement, args)).then((result) => result.rows as Array<Row>)
+        : withoutPlugins(db)
+            .getExecutor()
+            .executeQuery(compiledWith(statement, args))
+            .then((result) => result.rows)
+    },
     () => statement.text
   )
 

@@ -49,12 +49,12 @@ import {
   parseTokenRequest
 } from "@propline/identity/TokenRequest"
 import { InvalidRequest, toOAuthErrorBody, type TokenError, wwwAuthenticate } from "@propline/identity/TokenError"
-import { Cause, Effect, Either, Layer, Tracer } from "effect"
+import { Cause, Context, Effect, Either, Layer, Tracer } from "effect"
 import { AppConfig } from "../platform/AppConfig.js"
 import { encodedJson } from "../platform/JsonResponse.js"
 import type { KeyEncryption, KeyEncryptionError } from "../platform/KeyEncryption.js"
-import { readBoundedBody } from "../platform/RequestBody.js"
-import { requestId } from "../platform/RequestId.js"
+import { type BoundedBody, readBoundedBody } from "../platform/RequestBody.js"
+import { requestIdInApp } from "../platform/RequestId.js"
 import { unavailable, unavailableIn } from "../platform/Unavailable.js"
 import { AccessTokenVerificationLive, AccessTokenVerifier } from "./AccessTokenVerifier.js"
 import type { AccessTokenVerification } from "../platform/AccessTokenVerification.js"
@@ -108,45 +108,65 @@ const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
 
 const invalidRequest = (errorDescription: string) => new InvalidRequest({ errorDescription })
 
-/** `POST /oauth/token`: any method (405 for all but POST), so that the 405 carries the token endpoint's headers. */
-const tokenEndpoint = Effect.gen(function* () {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const { authUrl } = yield* AppConfig
-  if (request.method !== "POST") {
-    return tokenJson(
-      toOAuthErrorBody(invalidRequest("The token endpoint accepts POST only.")),
-      405,
-      { allow: "POST" }
+/** What the token endpoint answers for a body read within its bound. */
+const tokenAnswer = (
+  context: Context.Context<HttpServerRequest.HttpServerRequest | AppConfig | ClientCredentialsGrant | InstallationGrant>,
+  request: HttpServerRequest.HttpServerRequest,
+  authUrl: string,
+  body: BoundedBody
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, Db> => {
+  if (body._tag === "TooLarge") {
+    return Effect.succeed(
+      tokenErrorResponse(invalidRequest(`The request body exceeds ${MAX_TOKEN_REQUEST_BYTES} bytes.`), authUrl)
     )
   }
-  const body = yield* readBoundedBody(request, MAX_TOKEN_REQUEST_BYTES)
-  if (body._tag === "TooLarge") {
-    return tokenErrorResponse(invalidRequest(`The request body exceeds ${MAX_TOKEN_REQUEST_BYTES} bytes.`), authUrl)
-  }
   if (body._tag === "Unreadable") {
-    return tokenErrorResponse(invalidRequest("The request body could not be read."), authUrl)
+    return Effect.succeed(tokenErrorResponse(invalidRequest("The request body could not be read."), authUrl))
   }
   const text = decodeUtf8(body.bytes)
   if (text === undefined) {
-    return tokenErrorResponse(invalidRequest("The request body is not UTF-8 text."), authUrl)
+    return Effect.succeed(tokenErrorResponse(invalidRequest("The request body is not UTF-8 text."), authUrl))
   }
   const parsed = parseTokenRequest({
     contentType: request.headers["content-type"],
     body: text,
     authorization: request.headers["authorization"]
   })
-  if (Either.isLeft(parsed)) return tokenErrorResponse(parsed.left, authUrl)
+  if (Either.isLeft(parsed)) return Effect.succeed(tokenErrorResponse(parsed.left, authUrl))
   const tokenRequest = parsed.right
   const issued =
     tokenRequest._tag === "ClientCredentialsRequest"
-      ? (yield* ClientCredentialsGrant).issue(tokenRequest)
-      : (yield* InstallationGrant).issue(tokenRequest)
-  return yield* issued.pipe(
-    Effect.match({
-      onFailure: (error) => tokenErrorResponse(error, authUrl),
-      onSuccess: (token) =>
-        tokenJson({ access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn }, 200)
-    })
+      ? Context.get(context, ClientCredentialsGrant).issue(tokenRequest)
+      : Context.get(context, InstallationGrant).issue(tokenRequest)
+  return Effect.match(issued, {
+    onFailure: (error) => tokenErrorResponse(error, authUrl),
+    onSuccess: (token) =>
+      tokenJson({ access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn }, 200)
+  })
+}
+
+/**
+ * `POST /oauth/token`: any method (405 for all but POST), so that the 405 carries the token endpoint's headers.
+ * Steps rather than a generator, its services read from the request's Context in one step: every token request runs
+ * it.
+ */
+const tokenEndpoint = Effect.withFiberRuntime<
+  HttpServerResponse.HttpServerResponse,
+  never,
+  HttpServerRequest.HttpServerRequest | AppConfig | ClientCredentialsGrant | InstallationGrant | Db
+>((fiber) => {
+  const context = fiber.currentContext as Context.Context<
+    HttpServerRequest.HttpServerRequest | AppConfig | ClientCredentialsGrant | InstallationGrant
+  >
+  const request = Context.get(context, HttpServerRequest.HttpServerRequest)
+  const { authUrl } = Context.get(context, AppConfig)
+  if (request.method !== "POST") {
+    return Effect.succeed(
+      tokenJson(toOAuthErrorBody(invalidRequest("The token endpoint accepts POST only.")), 405, { allow: "POST" })
+    )
+  }
+  return Effect.flatMap(readBoundedBody(request, MAX_TOKEN_REQUEST_BYTES), (body) =>
+    tokenAnswer(context, request, authUrl, body)
   )
 }).pipe(
   Effect.catchAllCause((cause) =>
@@ -254,7 +274,7 @@ const routed = Effect.flatMap(
 /**
  * The identity host as an `HttpApp`: {@link IdentityRouter} with 404, 500 and 503 (the database unavailable, with
  * `Retry-After`) answered as problem details, and
- * `X-Request-Id` on every response (the API host's `requestId` middleware, so both hosts keep the same ids).
+ * `X-Request-Id` on every response (`RequestId.requestIdInApp`: the API host's ids, header and access log).
  * Fails only by interruption (the client hung up).
  */
 export const IdentityHttpApp: HttpApp.Default<
@@ -269,7 +289,7 @@ export const IdentityHttpApp: HttpApp.Default<
           problem(503, "Service Unavailable", { "retry-after": String(retryAfterSeconds) })
         ) ?? Effect.logError("identity host request failed", cause).pipe(Effect.as(problem(500, "Internal Server Error"))))
   ),
-  requestId
+  requestIdInApp
 )
 
 /**

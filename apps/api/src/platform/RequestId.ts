@@ -20,6 +20,12 @@ export const currentRequestId: Effect.Effect<string | null> = Effect.contextWith
 
 const wellFormed = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** The id of `request`: its well-formed `X-Request-Id`, or a fresh UUID. */
+const idOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const incoming = request.headers["x-request-id"]
+  return incoming !== undefined && wellFormed.test(incoming) ? incoming : randomUUID()
+}
+
 /** A last change to every response of a host (its headers), made with the request id's header. */
 export type ResponseFinisher = (
   request: HttpServerRequest.HttpServerRequest,
@@ -34,8 +40,7 @@ export const requestIdWith = (finish?: ResponseFinisher) =>
   HttpMiddleware.make(<E, R>(app: HttpApp.Default<E, R>) =>
     Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>((fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-      const incoming = request.headers["x-request-id"]
-      const id = incoming !== undefined && wellFormed.test(incoming) ? incoming : randomUUID()
+      const id = idOf(request)
       // The server sends the response inside `app`; headers are added by a pre-response handler, which also
       // covers responses made from failures.
       return Effect.zipRight(
@@ -50,3 +55,27 @@ export const requestIdWith = (finish?: ResponseFinisher) =>
 
 /** Server middleware: assigns the id and echoes it on the response. */
 export const requestId = requestIdWith()
+
+/**
+ * {@link requestId} applied to an app itself rather than as the server's middleware (the identity host's
+ * `IdentityHttpApp`): the same id, header and access-log line. The answer `app` gives gets the header at once, so a
+ * request answered by `app` costs no pre-response handler (a FiberRef update, a copy of the fiber's FiberRefs map,
+ * per request); only when `app` fails is the handler registered, for the answer the HTTP platform makes of the
+ * failure, as {@link requestId} registers it for every request. Not for a server middleware, whose `app` has already
+ * sent its answer when it returns it.
+ */
+export const requestIdInApp = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const id = idOf(request)
+    return Effect.matchCauseEffect(accessLogged(id, request, app), {
+      onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id)),
+      onFailure: (cause) =>
+        Effect.zipRight(
+          HttpApp.appendPreResponseHandler((_, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
+          ),
+          Effect.failCause(cause)
+        )
+    })
+  })

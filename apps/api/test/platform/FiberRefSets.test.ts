@@ -19,19 +19,21 @@ import { basicToken, call, start, token, type TestApp } from "../support/TestApp
 /**
  * At most this many FiberRef sets per request (issue 27; each is a copy of the fiber's FiberRefs map).
  *
- * A token request, 7: the node handler's `provideService(HttpServerRequest)` (set and restore), `HttpApp.toHandled`'s
- * request Scope (set and restore), the X-Request-Id pre-response handler (one update), the request state
+ * A token request, 6: the node handler's `provideService(HttpServerRequest)` (set and restore), `HttpApp.toHandled`'s
+ * request Scope (set and restore), the request state
  * (`RequestLog.CurrentRequest` and the route recorder, one set; the Scope's restore drops it) and the access-log
- * line (Effect's logger reads the fiber's FiberRefs, which writes its runtime flags into them).
+ * line (Effect's logger reads the fiber's FiberRefs, which writes its runtime flags into them). The identity host sets
+ * `X-Request-Id` on its answer itself (`RequestId.requestIdInApp`), without the pre-response handler the other hosts'
+ * `requestId` registers (one update more).
  *
- * A send-queue page, 13: those 7, and the HttpApi's own pairs: the router's parameters and route, the security
+ * A send-queue page, 13: those 6, the pre-response handler, and the HttpApi's own pairs: the router's parameters and route, the security
  * middleware's `Principal`, and the handler group's services merged into the request's Context.
  *
  * A report-payment (a write with a body), 15: those 13 and the transaction (`Db.transaction`, set and unset). The
  * checked body is installed on the request itself (`RequestBody.checkBody`), not provided as a copy of it (which was
  * two more: set and restore).
  */
-const TOKEN_REQUEST_SETS = 7
+const TOKEN_REQUEST_SETS = 6
 const SEND_QUEUE_REQUEST_SETS = 13
 const REPORT_PAYMENT_REQUEST_SETS = 15
 
