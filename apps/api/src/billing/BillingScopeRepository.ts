@@ -3,7 +3,8 @@
  * sees and the organization's billing integration (decisions 5, 8): configured once a connector reported one of
  * the organization's `billing` integration configurations `ready` (one still `pending`, `connecting` or `failed`,
  * or a disconnected one, is not); its declared gates are those the ready billing configurations declared, together.
- * One plain statement (`Sql.rows`): every billing request runs it. The tables' owners write the parts it composes
+ * One plain statement (`Sql.rows`; a write's scope with its locked row compiled once per target and number of granted
+ * contexts, `Sql.prepare`): every billing request runs it. The tables' owners write the parts it composes
  * (contexts' `visibleContextsPrefix`, integrations' `readyBillingGates`), so billing reads neither table itself
  * and the scope stays one round trip. `tooling/scripts`' bench baseline runs the same statement
  * (`BaselineBilling.ts`): change them together.

@@ -4,7 +4,7 @@
  * write (the invoice, its lines, its charges and the proposal's verdict), and writing lifecycle fields. Rows map to
  * `@propline/billing`'s InvoiceRecord (null columns become absent fields). The send queue and pass run plain
  * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are encoded as pg returns
- * them.
+ * them, and pass's statements are compiled once per shape (`Sql.prepare`, `Sql.preparedByShape`).
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"

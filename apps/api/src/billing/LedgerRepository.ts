@@ -2,8 +2,8 @@
  * SQL of the money reported on invoices (decisions 4, 5): payments, their reversals and write-offs. The ledger is
  * append-only; the caller's ids are unique per invoice (`payments_invoice_payment_key`,
  * `write_offs_invoice_write_off_key`, one reversal per payment), the last guard behind the invoice's row lock. A
- * report's ledger row and the invoice it changes are written in one statement (plain `Sql.rows`: report-payment is
- * a hot path).
+ * report's ledger row and the invoice it changes are written in one statement (plain `Sql.rows`; report-payment's
+ * write and the ledger read, a hot path, compiled once: `Sql.prepare`).
  */
 import type { Currency, InvoiceRecord } from "@propline/billing/Invoice"
 import type { Ledger, PaymentRecord, WriteOffRecord } from "@propline/billing/Settlement"
