@@ -9,12 +9,10 @@ import {
   CompiledQuery,
   type ControlledTransaction,
   createQueryId,
-  type DatabaseConnection,
   Kysely,
   PostgresDialect,
   PostgresQueryCompiler,
   type QueryExecutorProvider,
-  type QueryResult,
   type RawBuilder,
   sql
 } from "kysely"
@@ -150,49 +148,26 @@ const inSpan = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>, text?: ()
  */
 interface OpenTransaction {
   readonly kysely: Kysely<Database>
-  /**
-   * The transaction's one connection (the one `kysely` holds), on which {@link queryPlain} and {@link queryPrepared}
-   * run their compiled statements directly instead of through the transaction's executor (two executor copies and
-   * four promise layers per statement, issue 27). The driver's client runs the connection's statements one after
-   * another, in the order they were given, as the executor's single-connection provider does.
-   */
-  readonly connection: DatabaseConnection
   readonly afterCommit: Array<() => void>
 }
 
 const currentTransaction = FiberRef.unsafeMake<OpenTransaction | undefined>(undefined)
 
 /**
- * `run` on the current transaction's kysely (and its open transaction), or on the pool's outside one, as one effect:
- * the service, the transaction and the tracer switch read from the fiber directly (one step per statement instead
- * of three).
+ * `run` on the current transaction's kysely, or on the pool's outside one, as one effect: the service, the
+ * transaction and the tracer switch read from the fiber directly (one step per statement instead of three).
  */
 const onConnection = <A>(
-  run: (db: Kysely<Database>, open: OpenTransaction | undefined) => Promise<A>,
+  run: (db: Kysely<Database>) => Promise<A>,
   text?: (db: Kysely<Database>) => string
 ): Effect.Effect<A, SqlError, Db> =>
   Effect.withFiberRuntime((fiber) => {
-    const open = fiber.getFiberRef(currentTransaction)
-    const db = open?.kysely ?? Context.unsafeGet(fiber.currentContext, Db).kysely
-    const statement = Effect.tryPromise({ try: () => run(db, open), catch: toSqlError })
+    const db = fiber.getFiberRef(currentTransaction)?.kysely ?? Context.unsafeGet(fiber.currentContext, Db).kysely
+    const statement = Effect.tryPromise({ try: () => run(db), catch: toSqlError })
     return fiber.getFiberRef(FiberRef.currentTracerEnabled)
       ? inSpan("sql.query", statement, text === undefined ? undefined : () => text(db))
       : statement
   })
-
-/**
- * The rows of a compiled plain statement: on the open transaction's connection, or through `db`'s executor without
- * plugins outside a transaction.
- */
-const plainRows = <Row>(
-  db: Kysely<Database>,
-  open: OpenTransaction | undefined,
-  compiled: CompiledQuery<Row>
-): Promise<ReadonlyArray<Row>> =>
-  (open === undefined
-    ? withoutPlugins(db).getExecutor().executeQuery(compiled)
-    : open.connection.executeQuery<Row>(compiled)
-  ).then((result: QueryResult<Row>) => result.rows)
 
 /**
  * Runs one kysely statement (or several) on the current transaction, or on the pool outside one.
@@ -217,12 +192,12 @@ const withoutPlugins = (db: Kysely<Database>): QueryExecutorProvider => {
  * Runs one `sql` statement like {@link query} (on the current transaction, or on the pool outside one), but without
  * the CamelCasePlugin: neither the statement nor its rows are rewritten. The statement names its result columns
  * itself (see {@link selectColumns}), so the rows come back as pg parses them instead of being re-keyed one field
- * at a time, which is most of the plugin's cost on a page of rows. In a transaction the compiled statement runs on the
- * transaction's connection directly (`OpenTransaction.connection`). Resolves to the rows; fails with {@link SqlError}.
+ * at a time, which is most of the plugin's cost on a page of rows. Resolves to the rows; fails with
+ * {@link SqlError}.
  */
 export const queryPlain = <Row>(statement: RawBuilder<Row>): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
   onConnection(
-    (db, open) => plainRows(db, open, statement.compile(withoutPlugins(db))),
+    (db) => statement.execute(withoutPlugins(db)).then((result) => result.rows),
     (db) => statement.compile(withoutPlugins(db)).sql
   )
 
@@ -283,7 +258,14 @@ export const queryPrepared = <Args extends ReadonlyArray<unknown>, Row>(
   statement: PreparedStatement<Args, Row>,
   ...args: Args
 ): Effect.Effect<ReadonlyArray<Row>, SqlError, Db> =>
-  onConnection((db, open) => plainRows(db, open, compiledWith(statement, args)), () => statement.text)
+  onConnection(
+    (db) =>
+      withoutPlugins(db)
+        .getExecutor()
+        .executeQuery(compiledWith(statement, args))
+        .then((result) => result.rows),
+    () => statement.text
+  )
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 
@@ -314,23 +296,6 @@ export const afterCommit = (callback: () => void): Effect.Effect<void> =>
   })
 
 /**
- * A transaction begun on `kysely`, and its one connection (taken through the transaction's own executor, so after
- * `begin`; `begin` itself may still be held back for the first statement, `internal/PipelinedBegin.ts`).
- */
-const begin = async (
-  kysely: Kysely<Database>
-): Promise<{ readonly trx: ControlledTransaction<Database>; readonly connection: DatabaseConnection }> => {
-  const trx = await kysely.startTransaction().execute()
-  try {
-    const connection = await trx.getExecutor().provideConnection(async (held) => held)
-    return { trx, connection }
-  } catch (error) {
-    await trx.rollback().execute()
-    throw error
-  }
-}
-
-/**
  * Runs `effect` in one READ COMMITTED transaction: committed when it succeeds, rolled back when it fails,
  * dies or is interrupted. Nested calls join the outer transaction.
  */
@@ -344,13 +309,13 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
     // one of its own: the transaction is set when `effect` starts and unset (it was unset: see above) before the
     // commit or rollback, whatever `effect`'s exit, an interruption included.
     const inTransaction = Effect.acquireUseRelease(
-      Effect.tryPromise({ try: () => begin(service.kysely), catch: toSqlError }),
-      ({ connection, trx }) =>
+      Effect.tryPromise({ try: () => service.kysely.startTransaction().execute(), catch: toSqlError }),
+      (trx) =>
         Effect.zipRight(
-          FiberRef.set(currentTransaction, { kysely: trx as Kysely<Database>, connection, afterCommit: callbacks }),
+          FiberRef.set(currentTransaction, { kysely: trx as Kysely<Database>, afterCommit: callbacks }),
           effect
         ),
-      ({ trx }, exit) =>
+      (trx: ControlledTransaction<Database>, exit) =>
         Effect.zipRight(
           FiberRef.set(currentTransaction, undefined),
           Effect.promise(async () => {

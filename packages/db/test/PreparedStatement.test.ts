@@ -4,7 +4,7 @@
  * argument placed twice, constants, raw text between them), and the rows are `queryPlain`'s, on each database kind,
  * in and out of a transaction.
  */
-import { Effect, ManagedRuntime } from "effect"
+import { type Effect, ManagedRuntime } from "effect"
 import { createQueryId, PostgresQueryCompiler, type RawBuilder, sql } from "kysely"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Db from "../src/Db.js"
@@ -64,51 +64,6 @@ describe("a prepared statement", () => {
     afterAll(async () => {
       await managed.dispose()
       await database.drop()
-    })
-
-    it("runs a transaction's plain and prepared statements on its connection: concurrent ones, in order, with kysely's, rolled back together", async () => {
-      const ids = Array.from({ length: 12 }, (_, index) => `00000000-0000-4000-8000-${String(index + 1).padStart(12, "0")}`)
-      const insert = Db.prepare(
-        2,
-        (id: string, name: string) =>
-          sql<{ readonly id: string }>`insert into organizations (id, name, country, created_at, updated_at)
-            values (${id}, ${name}, 'SE', now(), now()) returning id`
-      )
-      const names = (prefix: string) =>
-        Db.queryPlain(sql<{ readonly name: string }>`select name from organizations where name like ${`${prefix}%`} order by name`)
-      const inserted = (prefix: string) =>
-        Effect.all(
-          ids.map((id, index) =>
-            index % 3 === 2
-              ? Db.query((db) =>
-                  db
-                    .insertInto("organizations")
-                    .values({ id, name: `${prefix}${index}`, country: "SE", createdAt: new Date(), updatedAt: new Date() })
-                    .returning("id")
-                    .execute()
-                )
-              : Db.queryPrepared(insert, id, `${prefix}${index}`)
-          ),
-          { concurrency: "unbounded" }
-        )
-      // Rolled back: what the concurrent statements wrote, seen inside the transaction, is gone after it.
-      const seen = await run(
-        Db.transaction(
-          Effect.gen(function* () {
-            const rows = yield* inserted("rolled-")
-            expect(rows.map((found) => found[0]?.id)).toEqual(ids)
-            const inside = yield* names("rolled-")
-            return yield* Effect.fail(inside.length)
-          })
-        ).pipe(Effect.flip)
-      )
-      expect(seen).toBe(ids.length)
-      expect(await run(names("rolled-"))).toEqual([])
-      // Committed, the same ids: every one of them written once, in the transaction.
-      await run(Db.transaction(inserted("kept-")))
-      expect((await run(names("kept-"))).length).toBe(ids.length)
-      // After the transaction, statements run on the pool again.
-      expect(await run(Db.queryPrepared(statement, "after", new Date(0), new Date(0), 1))).toHaveLength(1)
     })
 
     it("answers queryPlain's rows, in a transaction and outside one", async () => {
