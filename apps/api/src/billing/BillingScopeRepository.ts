@@ -3,11 +3,13 @@
  * sees and the organization's billing integration (decisions 5, 8): configured once a connector reported one of
  * the organization's `billing` integration configurations `ready` (one still `pending`, `connecting` or `failed`,
  * or a disconnected one, is not); its declared gates are those the ready billing configurations declared, together.
- * One plain statement (`Sql.rows`): every billing request runs it. The tables' owners write the parts it composes
+ * One plain statement (`Sql.rows`; a write's scope with its locked row compiled once per target and number of granted
+ * contexts, `Sql.prepare`): every billing request runs it. The tables' owners write the parts it composes
  * (contexts' `visibleContextsPrefix`, integrations' `readyBillingGates`), so billing reads neither table itself
  * and the scope stays one round trip. `tooling/scripts`' bench baseline runs the same statement
  * (`BaselineBilling.ts`): change them together.
  */
+import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { type RawBuilder, sql } from "kysely"
 import { visibleContextsPrefix } from "../contexts/ContextRepository.js"
@@ -34,13 +36,15 @@ interface ScopeRow {
 
 /**
  * A row a write locks together with its scope, named by the repository that owns its table: `columns` (a select
- * list, `Sql.columns`, with `id` among them) of `from` (a trusted table name) where `where` holds; the scope adds
- * the organization and the visible contexts.
+ * list, `Sql.columns`, with `id` among them) of `from` (a trusted table name) where `where(key)` holds; the scope
+ * adds the organization and the visible contexts. `where` only places `key` (an id, a reference) in its template: it
+ * also runs with a prepared statement's stand-in (`Sql.prepare`). Made once, at module load: its statements are
+ * compiled once per target (see {@link scopeLockingPrepared}).
  */
 export interface LockTarget<Row extends { readonly id: string }> {
   readonly columns: RawBuilder<Row>
   readonly from: string
-  readonly where: RawBuilder<boolean>
+  readonly where: (key: string) => RawBuilder<boolean>
 }
 
 /** A billing scope and the row it locked, if the row exists and lies in a visible context. */
@@ -81,6 +85,53 @@ export interface IntegrationAndPage<Row> {
 const scopeColumns = (organizationId: string) => sql`
   ${readyBillingGates(organizationId)} as "declaredGates",
   array(select id from visible) as "contextIds"`
+
+/**
+ * `scopeLocking`'s statement: the scope of `grantedIds` in `organizationId` and the row of `target` that `key` names,
+ * locked. Its text depends on the target and the number of granted contexts only.
+ */
+export const scopeLockingStatement = <Row extends { readonly id: string }>(
+  target: LockTarget<Row>,
+  organizationId: string,
+  key: string,
+  grantedIds: ReadonlyArray<string>
+): RawBuilder<ScopeRow & Row> =>
+  sql<ScopeRow & Row>`
+    ${visibleContextsPrefix(organizationId, grantedIds)},
+    locked as (
+      select ${target.columns} from ${sql.raw(target.from)}
+      where ${target.where(key)} and organization_id = ${organizationId}
+        and operational_context_id = any (array(select id from visible))
+      for update
+    )
+    select ${scopeColumns(organizationId)}, locked.*
+    from (select) as scope left join locked on true`
+
+/** Per lock target, its {@link scopeLockingStatement} compiled once per number of granted contexts. */
+const scopeLockingShapes = new WeakMap<
+  LockTarget<{ readonly id: string }>,
+  (grantedCount: number) => Db.PreparedStatement<ReadonlyArray<string>, ScopeRow>
+>()
+
+/**
+ * {@link scopeLockingStatement} of `target` for `grantedCount` granted contexts, compiled once: its arguments are the
+ * organization's id, the key, then the granted contexts' ids.
+ */
+export const scopeLockingPrepared = <Row extends { readonly id: string }>(
+  target: LockTarget<Row>,
+  grantedCount: number
+): Db.PreparedStatement<ReadonlyArray<string>, ScopeRow & Row> => {
+  let shapes = scopeLockingShapes.get(target)
+  if (shapes === undefined) {
+    shapes = Sql.preparedByShape((count: number) =>
+      Sql.prepare(2 + count, (...args: ReadonlyArray<string>) =>
+        scopeLockingStatement(target, args[0] as string, args[1] as string, args.slice(2))
+      )
+    )
+    scopeLockingShapes.set(target, shapes)
+  }
+  return shapes(grantedCount) as Db.PreparedStatement<ReadonlyArray<string>, ScopeRow & Row>
+}
 
 export class BillingScopeRepository extends Effect.Service<BillingScopeRepository>()(
   "@propline/api/billing/BillingScopeRepository",
@@ -146,25 +197,16 @@ export class BillingScopeRepository extends Effect.Service<BillingScopeRepositor
        * concurrent writes on it run one after another: a write's first statement. Having waited for the lock,
        * PostgreSQL returns the row as the other transaction committed it (READ COMMITTED); whatever else a write
        * must read fresh after the wait (a ledger, other rows) is read by a statement after this one. `row` is
-       * undefined when there is none or it can't be seen (the service answers 404).
+       * undefined when there is none or it can't be seen (the service answers 404). `key` is what `target.where`
+       * compares (an id, a reference). Compiled once per target and number of granted contexts.
        */
       scopeLocking: <Row extends { readonly id: string }>(
         organizationId: string,
         grantedIds: ReadonlyArray<string>,
-        target: LockTarget<Row>
+        target: LockTarget<Row>,
+        key: string
       ) =>
-        Sql.rows(
-          sql<ScopeRow & Row>`
-            ${visibleContextsPrefix(organizationId, grantedIds)},
-            locked as (
-              select ${target.columns} from ${sql.raw(target.from)}
-              where ${target.where} and organization_id = ${organizationId}
-                and operational_context_id = any (array(select id from visible))
-              for update
-            )
-            select ${scopeColumns(organizationId)}, locked.*
-            from (select) as scope left join locked on true`
-        ).pipe(
+        Sql.preparedRows(scopeLockingPrepared(target, grantedIds.length), organizationId, key, ...grantedIds).pipe(
           Effect.map((rows): ScopeAndRow<Row> => {
             const found = rows[0]
             if (found === undefined) return { scope: toScope(undefined), row: undefined }

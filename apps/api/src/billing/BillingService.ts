@@ -14,10 +14,10 @@ import * as Settlement from "@propline/billing/Settlement"
 import type { PrincipalShape } from "@propline/contract/Authentication"
 import type * as Db from "@propline/db/Db"
 import { Effect } from "effect"
-import type { RawBuilder } from "kysely"
 import { randomUUID } from "node:crypto"
 import * as Audit from "../platform/Audit.js"
 import * as CursorPage from "../platform/CursorPage.js"
+import * as EventsAndAudit from "../platform/EventsAndAudit.js"
 import * as Outbox from "../platform/Outbox.js"
 import { RecordNotFound } from "../platform/RecordNotFound.js"
 import * as Sql from "../platform/Sql.js"
@@ -45,22 +45,6 @@ export interface ReportSentBody {
   readonly documentUrl?: string | undefined
 }
 
-/**
- * A write's events and audit entry as CTEs of its one statement: `appended`, the outbox rows `Outbox.append` writes
- * (none without events), and `audited`, the entry `Audit.byPrincipal` writes (the current request's id read now).
- * Once the statement succeeded, the caller runs `Outbox.appendedIn(events)` (the publisher's wake-up after commit).
- */
-const eventsAndAudit = (
-  principal: PrincipalShape,
-  events: ReadonlyArray<Outbox.OutboxEvent>,
-  change: Audit.Change
-): Effect.Effect<ReadonlyArray<RawBuilder<unknown>>> =>
-  Effect.map(Audit.insertByPrincipal(principal, change), (audit) =>
-    events.length === 0
-      ? [Sql.cte("audited", audit)]
-      : [Sql.cte("appended", Outbox.insert(events)), Sql.cte("audited", audit)]
-  )
-
 /** Drops members that are `undefined`, for the domain's exact optional fields. */
 const defined = <T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } => {
   const out: Record<string, unknown> = {}
@@ -86,7 +70,8 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
         const { row, scope } = yield* scopes.scopeLocking(
           principal.organizationId,
           principal.contexts,
-          proposals.lockTarget(proposalId)
+          proposals.lockTarget,
+          proposalId
         )
         if (row === undefined) return yield* new RecordNotFound({ kind: "invoice proposal" })
         yield* ProposalVerification.requireVerificationGate(scope.integration)
@@ -99,13 +84,14 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
      */
     const lockTarget = (principal: PrincipalShape, target: InvoiceTarget) =>
       Effect.gen(function* () {
-        const { row, scope } = yield* scopes.scopeLocking(
-          principal.organizationId,
-          principal.contexts,
-          "invoiceId" in target
-            ? invoices.lockTarget(target.invoiceId)
-            : invoices.lockTargetByExternalReference(target.externalReference)
-        )
+        const { row, scope } = yield* ("invoiceId" in target
+          ? scopes.scopeLocking(principal.organizationId, principal.contexts, invoices.lockTarget, target.invoiceId)
+          : scopes.scopeLocking(
+              principal.organizationId,
+              principal.contexts,
+              invoices.lockTargetByExternalReference,
+              target.externalReference
+            ))
         if (row === undefined) return yield* new RecordNotFound({ kind: "invoice" })
         yield* ProposalVerification.requireBillingIntegration(scope.integration)
         return invoices.toRecord(row)
@@ -125,7 +111,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
       action: string,
       details: Record<string, unknown>,
       decide: (state: Settlement.SettlementState, at: Date) => Effect.Effect<O, E>,
-      persist: (outcome: O, also: ReadonlyArray<RawBuilder<unknown>>) => Effect.Effect<void, never, Db.Db>
+      persist: (outcome: O, also: EventsAndAudit.EventsAndAudit) => Effect.Effect<void, never, Db.Db>
     ) =>
       Sql.transaction(
         Effect.gen(function* () {
@@ -134,7 +120,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
           const at = yield* Sql.now
           const outcome = yield* decide({ invoice, ledger }, at)
           if (outcome.replayed) return outcome.invoice
-          const also = yield* eventsAndAudit(principal, outcome.events, {
+          const also = yield* EventsAndAudit.of(principal, outcome.events, {
             action,
             targetType: "invoice",
             targetId: invoice.id,
@@ -205,7 +191,7 @@ export class BillingService extends Effect.Service<BillingService>()("@propline/
               at
             )
             // The invoice, its lines, charges, the proposal's verdict, the events and the audit entry: one statement.
-            const also = yield* eventsAndAudit(principal, transition.events, {
+            const also = yield* EventsAndAudit.of(principal, transition.events, {
               action: "billing.invoice_proposal.pass",
               targetType: "invoice_proposal",
               targetId: proposal.id,

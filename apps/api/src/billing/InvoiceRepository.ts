@@ -4,19 +4,21 @@
  * write (the invoice, its lines, its charges and the proposal's verdict), and writing lifecycle fields. Rows map to
  * `@propline/billing`'s InvoiceRecord (null columns become absent fields). The send queue and pass run plain
  * statements (`Sql.rows`), the columns named in each: they are hot paths; the queue's rows are views of the column
- * texts pg received (`Sql.viewRows`), each column parsed when the page's encoder reads it.
+ * texts pg received (`Sql.viewRows`), each column parsed when the page's encoder reads it, and pass's statements are
+ * compiled once per shape (`Sql.prepare`, `Sql.preparedByShape`).
  */
 import type { InvoiceRecord } from "@propline/billing/Invoice"
 import type { InvoiceProposalRecord } from "@propline/billing/InvoiceProposal"
 import type { InvoiceTable } from "@propline/db/Database"
 import { Data, Effect } from "effect"
 import { type Insertable, type RawBuilder, type Selectable, sql } from "kysely"
+import * as EventsAndAudit from "../platform/EventsAndAudit.js"
 import { nullable, withoutNulls } from "../platform/Rows.js"
 import * as Sql from "../platform/Sql.js"
 import type { LockTarget, PageTarget } from "./BillingScopeRepository.js"
 import { documentColumns } from "./DocumentColumns.js"
 import { insertDocumentLines, type NewLine } from "./DocumentLineRepository.js"
-import { verdictUpdate } from "./ProposalRepository.js"
+import { VERDICT_VALUES, verdictUpdateOf, verdictValues } from "./ProposalRepository.js"
 
 /**
  * The one rule for which invoices and credit notes still count (spec 2.1): a deleted one (`deleted_at` set, now on
@@ -101,36 +103,180 @@ const insertLines = (invoiceId: string, lines: ReadonlyArray<NewLine>) =>
 /** Another invoice of the organization took the externalReference first (the unique key decided). */
 export class ExternalReferenceConflict extends Data.TaggedError("ExternalReferenceConflict") {}
 
-/** What a report locks with its billing scope: the invoice `where` names, not deleted. */
-const lockTarget = (where: RawBuilder<boolean>): LockTarget<Selectable<InvoiceTable>> => ({
+/** What a report locks with its billing scope: the invoice `where` names by its key, not deleted. */
+const lockTarget = (where: (key: string) => RawBuilder<boolean>): LockTarget<Selectable<InvoiceTable>> => ({
   columns: invoiceColumns,
   from: "invoices",
-  where: sql<boolean>`${where} and ${notDeleted()}`
+  where: (key) => sql<boolean>`${where(key)} and ${notDeleted()}`
 })
 
 /** Whether an invoice of the organization already carries `externalReference`, as a boolean expression. */
 const externalReferenceTaken = (organizationId: string, externalReference: string): RawBuilder<boolean> =>
   sql<boolean>`exists (select 1 from invoices where organization_id = ${organizationId} and external_reference = ${externalReference})`
 
+/** `passFacts`' statement ({@link InvoiceRepository}): the organization's id, the proposal's, the externalReference. */
+export const passFactsStatement = (organizationId: string, proposalId: string, externalReference: string) =>
+  sql<{ readonly chargeIds: ReadonlyArray<string>; readonly alreadyInvoiced: boolean; readonly externalReferenceTaken: boolean }>`
+    with charged as (
+      select id, invoice_id from charges
+      where id in (select charge_id from document_lines where proposal_id = ${proposalId} and charge_id is not null)
+      for update
+    )
+    select array(select id from charged) as "chargeIds",
+           exists (select 1 from charged where invoice_id is not null) as "alreadyInvoiced",
+           ${externalReferenceTaken(organizationId, externalReference)} as "externalReferenceTaken"`
+
+/** {@link passFactsStatement}, compiled once. */
+export const PASS_FACTS = Sql.prepare(3, passFactsStatement)
+
+/** An invoice's values in the order {@link invoiceUpdateOf} places them: every field a report sets, then its id. */
+export const invoiceUpdateValues = (invoice: InvoiceRecord): ReadonlyArray<unknown> => [
+  invoice.status,
+  nullable(invoice.externalReference),
+  nullable(invoice.issuedInvoiceNumber),
+  nullable(invoice.issuedInvoiceDate),
+  nullable(invoice.dueDate),
+  nullable(invoice.issuedTotalGrossMinorUnits),
+  nullable(invoice.paymentReference),
+  nullable(invoice.paymentReferenceType),
+  nullable(invoice.documentUrl),
+  nullable(invoice.balanceMinorUnits),
+  nullable(invoice.approvedAt),
+  nullable(invoice.sentAt),
+  nullable(invoice.paidAt),
+  nullable(invoice.writtenOffAt),
+  nullable(invoice.failedAt),
+  nullable(invoice.failureReason),
+  invoice.updatedAt,
+  invoice.id
+]
+
+/** How many values {@link invoiceUpdateValues} gives. */
+export const INVOICE_UPDATE_VALUES = 18
+
+/**
+ * The statement writing every field a report or settlement sets on an invoice, its values ({@link
+ * invoiceUpdateValues}) `values` from `from` on: real values, or a prepared statement's stand-ins.
+ */
+export const invoiceUpdateOf = (values: ReadonlyArray<unknown>, from = 0): RawBuilder<unknown> =>
+  sql`
+    update invoices set
+      status = ${values[from]}, external_reference = ${values[from + 1]},
+      issued_invoice_number = ${values[from + 2]},
+      issued_invoice_date = ${values[from + 3]}, due_date = ${values[from + 4]},
+      issued_total_gross_minor_units = ${values[from + 5]},
+      payment_reference = ${values[from + 6]},
+      payment_reference_type = ${values[from + 7]},
+      document_url = ${values[from + 8]}, balance_minor_units = ${values[from + 9]},
+      approved_at = ${values[from + 10]}, sent_at = ${values[from + 11]},
+      paid_at = ${values[from + 12]}, written_off_at = ${values[from + 13]},
+      failed_at = ${values[from + 14]}, failure_reason = ${values[from + 15]},
+      updated_at = ${values[from + 16]}
+    where id = ${values[from + 17]}`
+
 /**
  * The statement writing every field a report or settlement sets on an invoice: {@link InvoiceRepository}'s
  * `update`, and the last part of a money report's one write (`LedgerRepository`).
  */
-export const invoiceUpdate = (invoice: InvoiceRecord): RawBuilder<unknown> =>
-  sql`
-    update invoices set
-      status = ${invoice.status}, external_reference = ${nullable(invoice.externalReference)},
-      issued_invoice_number = ${nullable(invoice.issuedInvoiceNumber)},
-      issued_invoice_date = ${nullable(invoice.issuedInvoiceDate)}, due_date = ${nullable(invoice.dueDate)},
-      issued_total_gross_minor_units = ${nullable(invoice.issuedTotalGrossMinorUnits)},
-      payment_reference = ${nullable(invoice.paymentReference)},
-      payment_reference_type = ${nullable(invoice.paymentReferenceType)},
-      document_url = ${nullable(invoice.documentUrl)}, balance_minor_units = ${nullable(invoice.balanceMinorUnits)},
-      approved_at = ${nullable(invoice.approvedAt)}, sent_at = ${nullable(invoice.sentAt)},
-      paid_at = ${nullable(invoice.paidAt)}, written_off_at = ${nullable(invoice.writtenOffAt)},
-      failed_at = ${nullable(invoice.failedAt)}, failure_reason = ${nullable(invoice.failureReason)},
-      updated_at = ${invoice.updatedAt}
-    where id = ${invoice.id}`
+export const invoiceUpdate = (invoice: InvoiceRecord): RawBuilder<unknown> => invoiceUpdateOf(invoiceUpdateValues(invoice))
+
+/** A new invoice's values in the order {@link insertFromProposalStatement} places them (its id first). */
+const newInvoiceValues = (invoice: InvoiceRecord): ReadonlyArray<unknown> => [
+  invoice.id,
+  invoice.organizationId,
+  invoice.invoiceRunId,
+  invoice.operationalContextId,
+  invoice.contractId,
+  invoice.recipientAgentId,
+  invoice.recipientAgentName,
+  invoice.billingAccountId,
+  invoice.documentKind,
+  nullable(invoice.creditedInvoiceId),
+  invoice.billingStream,
+  invoice.requestedInvoiceDate,
+  nullable(invoice.requestedDueDate),
+  nullable(invoice.paymentTermsDays),
+  invoice.invoiceNumber,
+  invoice.status,
+  invoice.currency,
+  invoice.totalNetMinorUnits,
+  invoice.totalVatMinorUnits,
+  invoice.totalGrossMinorUnits,
+  nullable(invoice.externalReference),
+  nullable(invoice.approvedAt),
+  invoice.createdAt,
+  invoice.updatedAt
+]
+
+const NEW_INVOICE_VALUES = 24
+
+/**
+ * A pass's one write (`insertFromProposal`) with `chargeCount` charges and `eventCount` events, its values the new
+ * invoice's (24, its id first), the proposal's verdict (`verdictValues`, 8, its id last), the charges' ids, then the
+ * events' and the audit entry's (`EventsAndAudit`).
+ */
+export const insertFromProposalStatement = (
+  chargeCount: number,
+  eventCount: number,
+  v: ReadonlyArray<unknown>
+): RawBuilder<unknown> => {
+  const invoiceId = v[0]
+  const verdictFrom = NEW_INVOICE_VALUES
+  const proposalId = v[verdictFrom + VERDICT_VALUES - 1]
+  const chargesFrom = verdictFrom + VERDICT_VALUES
+  const also = EventsAndAudit.ctes(eventCount, v, chargesFrom + chargeCount)
+  return sql`
+          with invoice as (
+            insert into invoices (
+              id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
+              recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
+              requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, status, currency,
+              total_net_minor_units, total_vat_minor_units, total_gross_minor_units, external_reference,
+              approved_at, created_at, updated_at
+            ) values (
+              ${v[0]}, ${v[1]}, ${v[2]}, ${v[3]},
+              ${v[4]}, ${v[5]}, ${v[6]},
+              ${v[7]}, ${v[8]}, ${v[9]},
+              ${v[10]}, ${v[11]}, ${v[12]},
+              ${v[13]}, ${v[14]}, ${v[15]}, ${v[16]},
+              ${v[17]}, ${v[18]}, ${v[19]},
+              ${v[20]}, ${v[21]}, ${v[22]},
+              ${v[23]}
+            )
+          ), lines as (
+            insert into document_lines (
+              id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
+              vat_minor_units, gross_minor_units
+            )
+            select gen_random_uuid(), null, ${invoiceId}, charge_id, position, description, net_minor_units,
+                   vat_rate_basis_points, vat_minor_units, gross_minor_units
+            from document_lines where proposal_id = ${proposalId}
+          )${
+            chargeCount === 0
+              ? sql``
+              : sql`, charged as (update charges set invoice_id = ${invoiceId} where id in (${sql.join(
+                  v.slice(chargesFrom, chargesFrom + chargeCount)
+                )}))`
+          }, ${sql.join(also)}
+          ${verdictUpdateOf(v, verdictFrom, invoiceId)}`
+}
+
+/** {@link insertFromProposalStatement} compiled once per shape, `${chargeCount}:${eventCount}`. */
+export const insertFromProposalPrepared = Sql.preparedByShape((shape: `${number}:${number}`) => {
+  const [chargeCount, eventCount] = shape.split(":").map(Number) as [number, number]
+  return Sql.prepare(
+    NEW_INVOICE_VALUES + VERDICT_VALUES + chargeCount + EventsAndAudit.valueCount(eventCount),
+    (...values: ReadonlyArray<unknown>) => insertFromProposalStatement(chargeCount, eventCount, values)
+  )
+})
+
+/** The values of {@link insertFromProposalStatement} for a pass. */
+export const insertFromProposalValues = (
+  invoice: InvoiceRecord,
+  proposal: InvoiceProposalRecord,
+  chargeIds: ReadonlyArray<string>,
+  also: EventsAndAudit.EventsAndAudit
+): Array<unknown> => [...newInvoiceValues(invoice), ...verdictValues(proposal), ...chargeIds, ...also.values]
 
 export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@propline/api/billing/InvoiceRepository", {
   succeed: {
@@ -146,14 +292,16 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
     } satisfies PageTarget<Selectable<InvoiceTable>>,
 
     /**
-     * What a report locks with its billing scope (`BillingScopeRepository.scopeLocking`): the invoice by id, not
-     * deleted, so concurrent reports on it run one after another; {@link toRecord} maps the row.
+     * What a report locks with its billing scope (`BillingScopeRepository.scopeLocking`, the key its id): the
+     * invoice by id, not deleted, so concurrent reports on it run one after another; {@link toRecord} maps the row.
      */
-    lockTarget: (id: string) => lockTarget(sql<boolean>`id = ${id}`),
+    lockTarget: lockTarget((id) => sql<boolean>`id = ${id}`),
 
-    /** As {@link lockTarget}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference). */
-    lockTargetByExternalReference: (externalReference: string) =>
-      lockTarget(sql<boolean>`external_reference = ${externalReference}`),
+    /**
+     * As {@link lockTarget}, the invoice found by the caller's own id for it (spec 4.2, by-external-reference), the
+     * key that id.
+     */
+    lockTargetByExternalReference: lockTarget((externalReference) => sql<boolean>`external_reference = ${externalReference}`),
 
     /** An invoice's row as {@link lockTarget} reads it, as the domain's record (null columns become absent fields). */
     toRecord: toInvoice,
@@ -198,17 +346,7 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      * last guard, see {@link insertFromProposal}).
      */
     passFacts: (organizationId: string, proposalId: string, externalReference: string) =>
-      Sql.rows(
-        sql<{ readonly chargeIds: ReadonlyArray<string>; readonly alreadyInvoiced: boolean; readonly externalReferenceTaken: boolean }>`
-          with charged as (
-            select id, invoice_id from charges
-            where id in (select charge_id from document_lines where proposal_id = ${proposalId} and charge_id is not null)
-            for update
-          )
-          select array(select id from charged) as "chargeIds",
-                 exists (select 1 from charged where invoice_id is not null) as "alreadyInvoiced",
-                 ${externalReferenceTaken(organizationId, externalReference)} as "externalReferenceTaken"`
-      ).pipe(
+      Sql.preparedRows(PASS_FACTS, organizationId, proposalId, externalReference).pipe(
         Effect.map((rows) => ({
           chargeIds: rows[0]?.chargeIds ?? [],
           alreadyInvoiced: rows[0]?.alreadyInvoiced === true,
@@ -220,7 +358,8 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
      * A pass's one write: inserts the invoice it created, copies the proposal's lines onto it, marks the charges
      * (`chargeIds`, locked by {@link passFacts}) invoiced and writes the proposal's verdict with the invoice's id,
      * in one statement (data-modifying CTEs; the foreign keys are checked at its end), with `also`, the rows that
-     * go with the pass (its events and audit entry, as `Sql.cte`s), after those CTEs. Fails with
+     * go with the pass (its events and audit entry, `EventsAndAudit`), after those CTEs; compiled once per number
+     * of charges and events ({@link insertFromProposalStatement}). Fails with
      * {@link ExternalReferenceConflict}, having written nothing (`also` included), when another invoice took the
      * externalReference meanwhile (the unique key decides).
      */
@@ -228,41 +367,11 @@ export class InvoiceRepository extends Effect.Service<InvoiceRepository>()("@pro
       invoice: InvoiceRecord,
       proposal: InvoiceProposalRecord,
       chargeIds: ReadonlyArray<string>,
-      also: ReadonlyArray<RawBuilder<unknown>>
+      also: EventsAndAudit.EventsAndAudit
     ) =>
-      Sql.rowsCatchingUniqueViolation(
-        sql`
-          with invoice as (
-            insert into invoices (
-              id, organization_id, invoice_run_id, operational_context_id, contract_id, recipient_agent_id,
-              recipient_agent_name, billing_account_id, document_kind, credited_invoice_id, billing_stream,
-              requested_invoice_date, requested_due_date, payment_terms_days, invoice_number, status, currency,
-              total_net_minor_units, total_vat_minor_units, total_gross_minor_units, external_reference,
-              approved_at, created_at, updated_at
-            ) values (
-              ${invoice.id}, ${invoice.organizationId}, ${invoice.invoiceRunId}, ${invoice.operationalContextId},
-              ${invoice.contractId}, ${invoice.recipientAgentId}, ${invoice.recipientAgentName},
-              ${invoice.billingAccountId}, ${invoice.documentKind}, ${nullable(invoice.creditedInvoiceId)},
-              ${invoice.billingStream}, ${invoice.requestedInvoiceDate}, ${nullable(invoice.requestedDueDate)},
-              ${nullable(invoice.paymentTermsDays)}, ${invoice.invoiceNumber}, ${invoice.status}, ${invoice.currency},
-              ${invoice.totalNetMinorUnits}, ${invoice.totalVatMinorUnits}, ${invoice.totalGrossMinorUnits},
-              ${nullable(invoice.externalReference)}, ${nullable(invoice.approvedAt)}, ${invoice.createdAt},
-              ${invoice.updatedAt}
-            )
-          ), lines as (
-            insert into document_lines (
-              id, proposal_id, invoice_id, charge_id, position, description, net_minor_units, vat_rate_basis_points,
-              vat_minor_units, gross_minor_units
-            )
-            select gen_random_uuid(), null, ${invoice.id}, charge_id, position, description, net_minor_units,
-                   vat_rate_basis_points, vat_minor_units, gross_minor_units
-            from document_lines where proposal_id = ${proposal.id}
-          )${
-            chargeIds.length === 0
-              ? sql``
-              : sql`, charged as (update charges set invoice_id = ${invoice.id} where id in (${sql.join(chargeIds)}))`
-          }${also.length === 0 ? sql`` : sql`, ${sql.join(also)}`}
-          ${verdictUpdate(proposal, invoice.id)}`,
+      Sql.preparedRowsCatchingUniqueViolation(
+        insertFromProposalPrepared(`${chargeIds.length}:${also.eventCount}`),
+        insertFromProposalValues(invoice, proposal, chargeIds, also),
         "invoices_external_reference_key",
         () => new ExternalReferenceConflict()
       ).pipe(Effect.asVoid),

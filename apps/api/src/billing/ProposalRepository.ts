@@ -47,19 +47,49 @@ const proposalOf = (organizationId: string, proposalId: string, lock: boolean) =
     return (lock ? query.forUpdate() : query).executeTakeFirst()
   }).pipe(Effect.map((row) => (row === undefined ? undefined : toProposalRecord(row))))
 
+/** A proposal's verdict values in the order {@link verdictUpdateOf} places them; its id last. */
+export const verdictValues = (proposal: InvoiceProposalRecord): ReadonlyArray<unknown> => [
+  proposal.status,
+  nullable(proposal.externalReference),
+  nullable(proposal.rejectionReason),
+  nullable(proposal.passedAt),
+  nullable(proposal.rejectedAt),
+  nullable(proposal.cancelledAt),
+  proposal.updatedAt,
+  proposal.id
+]
+
+/** How many values {@link verdictValues} gives. */
+export const VERDICT_VALUES = 8
+
+/**
+ * The statement writing a proposal's verdict fields, its values ({@link verdictValues}) `values` from `from` on (real
+ * values, or a prepared statement's stand-ins) and, when given, the invoice it became (`invoiceId`, a value or a
+ * stand-in).
+ */
+export const verdictUpdateOf = (values: ReadonlyArray<unknown>, from = 0, invoiceId?: unknown): RawBuilder<unknown> =>
+  sql`
+    update invoice_proposals
+    set status = ${values[from]}, external_reference = ${values[from + 1]},
+        rejection_reason = ${values[from + 2]}, passed_at = ${values[from + 3]},
+        rejected_at = ${values[from + 4]}, cancelled_at = ${values[from + 5]},
+        updated_at = ${values[from + 6]}${invoiceId === undefined ? sql`` : sql`, invoice_id = ${invoiceId}`}
+    where id = ${values[from + 7]}`
+
 /**
  * The statement writing a proposal's verdict fields (status, externalReference, reason, timestamps) and, when
  * given, the invoice it became: {@link ProposalRepository}'s `update`, and the last part of a pass's one write
  * (`InvoiceRepository.insertFromProposal`).
  */
 export const verdictUpdate = (proposal: InvoiceProposalRecord, invoiceId?: string): RawBuilder<unknown> =>
-  sql`
-    update invoice_proposals
-    set status = ${proposal.status}, external_reference = ${nullable(proposal.externalReference)},
-        rejection_reason = ${nullable(proposal.rejectionReason)}, passed_at = ${nullable(proposal.passedAt)},
-        rejected_at = ${nullable(proposal.rejectedAt)}, cancelled_at = ${nullable(proposal.cancelledAt)},
-        updated_at = ${proposal.updatedAt}${invoiceId === undefined ? sql`` : sql`, invoice_id = ${invoiceId}`}
-    where id = ${proposal.id}`
+  verdictUpdateOf(verdictValues(proposal), 0, invoiceId)
+
+/** What a verdict locks with its billing scope: the proposal by id. */
+const proposalById: LockTarget<ProposalColumns> = {
+  columns: proposalColumns,
+  from: "invoice_proposals",
+  where: (id) => sql<boolean>`id = ${id}`
+}
 
 export class ProposalRepository extends Effect.Service<ProposalRepository>()("@propline/api/billing/ProposalRepository", {
   succeed: {
@@ -82,14 +112,10 @@ export class ProposalRepository extends Effect.Service<ProposalRepository>()("@p
       }),
 
     /**
-     * What a verdict locks with its billing scope (`BillingScopeRepository.scopeLocking`): the proposal by id, so
-     * concurrent verdicts on it run one after another; {@link toRecord} maps the row.
+     * What a verdict locks with its billing scope (`BillingScopeRepository.scopeLocking`, the key its id): the
+     * proposal by id, so concurrent verdicts on it run one after another; {@link toRecord} maps the row.
      */
-    lockTarget: (id: string): LockTarget<ProposalColumns> => ({
-      columns: proposalColumns,
-      from: "invoice_proposals",
-      where: sql<boolean>`id = ${id}`
-    }),
+    lockTarget: proposalById,
 
     /** A proposal's row as {@link lockTarget} reads it, as the domain's record (null columns become absent fields). */
     toRecord: (row: ProposalColumns): InvoiceProposalRecord => withoutNulls(row) as InvoiceProposalRecord,

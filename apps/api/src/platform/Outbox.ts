@@ -38,6 +38,34 @@ export const onAppended = (listener: () => void): Effect.Effect<void, never, Sco
     () => Effect.sync(() => listeners.delete(listener))
   )
 
+/** An event's values in the order {@link insertOf} places them: a random id, its organization, type, payload, time. */
+export const eventValues = (event: OutboxEvent): ReadonlyArray<unknown> => [
+  randomUUID(),
+  event.organizationId,
+  event._tag,
+  JSON.stringify({ ...event, at: event.at.toISOString() }),
+  event.at
+]
+
+/** How many values {@link eventValues} gives per event. */
+export const EVENT_VALUES = 5
+
+/**
+ * The insert of `count` events (at least one) whose values ({@link eventValues}, one event after another) are
+ * `values` from `from` on: real values, or a prepared statement's stand-ins (`Sql.prepare`), which is why the text
+ * depends on `count` only.
+ */
+export const insertOf = (values: ReadonlyArray<unknown>, count: number, from = 0): RawBuilder<unknown> =>
+  sql`
+    insert into events (id, organization_id, type, payload, occurred_at)
+    values ${sql.join(
+      Array.from({ length: count }, (_, index) => {
+        const at = from + index * EVENT_VALUES
+        return sql`(${values[at]}, ${values[at + 1]}, ${values[at + 2]},
+               ${values[at + 3]}::text::jsonb, ${values[at + 4]})`
+      })
+    )}`
+
 /**
  * The insert appending `events` (at least one) to the outbox: the statement {@link append} runs, or a
  * data-modifying CTE of the change's own statement (`Sql.cte`), which then runs {@link appendedIn} once that
@@ -45,15 +73,7 @@ export const onAppended = (listener: () => void): Effect.Effect<void, never, Sco
  * and PGlite store the same); each row gets a random id.
  */
 export const insert = (events: ReadonlyArray<OutboxEvent>): RawBuilder<unknown> =>
-  sql`
-    insert into events (id, organization_id, type, payload, occurred_at)
-    values ${sql.join(
-      events.map(
-        (event) =>
-          sql`(${randomUUID()}, ${event.organizationId}, ${event._tag},
-               ${JSON.stringify({ ...event, at: event.at.toISOString() })}::text::jsonb, ${event.at})`
-      )
-    )}`
+  insertOf(events.flatMap(eventValues), events.length)
 
 /**
  * What {@link append} does after its insert, for a statement that carried {@link insert} as a CTE: once the

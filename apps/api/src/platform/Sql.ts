@@ -82,6 +82,39 @@ export const preparedRows = <Args extends ReadonlyArray<unknown>, Row>(
 ): Effect.Effect<ReadonlyArray<Row>, never, Db.Db> =>
   Effect.catchTag(Db.queryPrepared(statement, ...args), "SqlError", Effect.die)
 
+/** How many shapes of one template {@link preparedByShape} keeps compiled. */
+const MAX_SHAPES = 32
+
+/**
+ * One {@link prepare}d statement per shape of a template whose text depends on counts (the granted contexts, a
+ * write's events, a proposal's charges): `make(shape)` compiles a shape's statement on its first call, and it is
+ * kept. Past {@link MAX_SHAPES} kept shapes, a new shape is compiled on every call instead (no caller grows the
+ * cache without bound). `shape` is a number or a string made of the counts.
+ */
+export const preparedByShape = <Shape extends string | number, Statement>(
+  make: (shape: Shape) => Statement
+): ((shape: Shape) => Statement) => {
+  const kept = new Map<Shape, Statement>()
+  return (shape) => {
+    const found = kept.get(shape)
+    if (found !== undefined) return found
+    const made = make(shape)
+    if (kept.size < MAX_SHAPES) kept.set(shape, made)
+    return made
+  }
+}
+
+/** As {@link preparedRows}, with a unique violation on `constraint` failing with `onConflict()` (see {@link catchUniqueViolation}). */
+export const preparedRowsCatchingUniqueViolation = <Args extends ReadonlyArray<unknown>, Row, E>(
+  statement: Db.PreparedStatement<Args, Row>,
+  args: Args,
+  constraint: string,
+  onConflict: () => E
+): Effect.Effect<ReadonlyArray<Row>, E, Db.Db> =>
+  Effect.catchTag(Db.queryPrepared(statement, ...args), "SqlError", (error) =>
+    error.isUniqueViolation(constraint) ? Effect.fail(onConflict()) : Effect.die(error)
+  )
+
 /** As {@link rows}, with a unique violation on `constraint` failing with `onConflict()` (see {@link catchUniqueViolation}). */
 export const rowsCatchingUniqueViolation = <Row, E>(
   statement: RawBuilder<Row>,

@@ -70,14 +70,7 @@ describe.each(TestDatabase.kinds())("round trips per billing write on %s", (kind
   beforeAll(async () => {
     app = await start(kind)
     org = await app.run(Fixtures.organization({ name: "Round trips" }))
-    principal = {
-      clientId: "round-trips",
-      subject: randomUUID(),
-      organizationId: org.organizationId,
-      roles: ["billing"],
-      contexts: [org.rootId],
-      expiresAt: Math.floor(Fixtures.NOW.getTime() / 1000) + 600
-    }
+    principal = Fixtures.billingPrincipal(org, "round-trips")
   }, 120_000)
   afterAll(async () => {
     await app?.dispose()

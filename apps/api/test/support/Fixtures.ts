@@ -4,6 +4,7 @@
  * context), an invoice run with proposals (each with a charge and a line) and
  * approved invoices, and an Application with a secret. Nothing here is mocked: the service reads these rows.
  */
+import type { PrincipalShape } from "@propline/contract/Authentication"
 import * as Db from "@propline/db/Db"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -11,6 +12,19 @@ import { unsentInvoiceColumns } from "../../src/billing/InvoiceRepository.js"
 import { ApplicationService } from "../../src/identity/ApplicationService.js"
 
 export const NOW = new Date("2026-11-20T09:00:00.000Z")
+
+/**
+ * A billing principal of `org` granted its root context, as the security middleware makes it from an access token
+ * (for calling the services directly); `clientId` names it. Its token expires 10 minutes after NOW.
+ */
+export const billingPrincipal = (org: OrganizationFixture, clientId: string): PrincipalShape => ({
+  clientId,
+  subject: randomUUID(),
+  organizationId: org.organizationId,
+  roles: ["billing"],
+  contexts: [org.rootId],
+  expiresAt: Math.floor(NOW.getTime() / 1000) + 600
+})
 
 export interface OrganizationFixture {
   readonly organizationId: string
