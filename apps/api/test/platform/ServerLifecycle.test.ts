@@ -56,7 +56,7 @@ const encoder = new TextEncoder()
 
 /** Serves `app` on 127.0.0.1 (a free port) under `supervisor` and runs `use` with the server's base URL. */
 const served = <A, E>(
-  app: HttpApp.Default<never, never>,
+  app: HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest | Scope.Scope>,
   supervisor: Supervisor.Supervisor<unknown> | undefined,
   use: (base: string) => Effect.Effect<A, E>
 ): Promise<A> => {
@@ -214,13 +214,16 @@ describe("the HTTP server's request lifecycle, patched", () => {
       seen.push("app")
       return HttpServerResponse.text("handled")
     })
-    const handled = HttpApp.toHandled(app, () => Effect.sync(() => seen.push("responded")), undefined)
-    const [response, after] = await Effect.gen(function* () {
-      const response = yield* handled
-      return [response, yield* Effect.serviceOption(Scope.Scope)] as const
-    }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.runPromise)
-    expect(response.status).toBe(200)
-    expect(seen).toEqual(["app", "responded", "finalized"])
+    const handled = HttpApp.toHandled(
+      app,
+      (_request, response) => Effect.sync(() => seen.push(`responded ${response.status}`)),
+      undefined
+    )
+    const after = await Effect.zipRight(handled, Effect.serviceOption(Scope.Scope)).pipe(
+      Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+      Effect.runPromise
+    )
+    expect(seen).toEqual(["app", "responded 200", "finalized"])
     expect(Option.isNone(after)).toBe(true)
   })
 })
