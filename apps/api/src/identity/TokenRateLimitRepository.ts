@@ -182,33 +182,29 @@ export class TokenRateLimitRepository extends Effect.Service<TokenRateLimitRepos
         secretDigest: string,
         now: Date
       ): Effect.Effect<AdmittedApplication | undefined, never, Db.Db> =>
-        // `flatMap` to a success rather than `map` (a step fewer: every client_credentials request runs it).
         Effect.suspend(() =>
-          Effect.flatMap(
-            Sql.preparedRows(
-              ADMIT_APPLICATION,
-              clientId,
-              secretDigest,
-              now,
-              windowEdge(now, TOKEN_RATE_WINDOW_SECONDS),
-              randomUUID(),
-              new Date(now.getTime() - LAST_USED_PRECISION_MS)
-            ),
-            (rows) => {
-              const row = rows[0]
-              return Effect.succeed<AdmittedApplication | undefined>(
-                row === undefined
-                  ? undefined
-                  : {
-                      id: row.id,
-                      organizationId: row.organizationId,
-                      roles: row.roles as ReadonlyArray<Role>,
-                      contextIds: row.contextIds,
-                      admission: toAdmission(row)
-                    }
-              )
-            }
+          Sql.preparedRows(
+            ADMIT_APPLICATION,
+            clientId,
+            secretDigest,
+            now,
+            windowEdge(now, TOKEN_RATE_WINDOW_SECONDS),
+            randomUUID(),
+            new Date(now.getTime() - LAST_USED_PRECISION_MS)
           )
+        ).pipe(
+          Effect.map((rows): AdmittedApplication | undefined => {
+            const row = rows[0]
+            return row === undefined
+              ? undefined
+              : {
+                  id: row.id,
+                  organizationId: row.organizationId,
+                  roles: row.roles as ReadonlyArray<Role>,
+                  contextIds: row.contextIds,
+                  admission: toAdmission(row)
+                }
+          })
         )
     }
   }

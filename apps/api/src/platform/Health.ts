@@ -100,9 +100,8 @@ export const isProbe = (request: HttpServerRequest.HttpServerRequest): boolean =
 
 /** Server middleware: answers `/healthz` and `/readyz` (GET, HEAD), passes everything else to `app`. */
 export const healthRoutes = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | Readiness> =>
-  // The request read from the fiber in the same step (every request of both hosts passes here).
-  Effect.withFiberRuntime((fiber): HttpApp.Default<E, R | Readiness> => {
-    const path = pathOf(Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest))
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request): HttpApp.Default<E, R | Readiness> => {
+    const path = pathOf(request)
     if (path === "/healthz") return Effect.succeed(LIVE)
     if (path === "/readyz") {
       return Effect.flatMap(Readiness, (readiness) =>

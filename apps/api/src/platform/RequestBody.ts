@@ -88,12 +88,7 @@ export const readBoundedBody = (
   )
 }
 
-/**
- * {@link readBoundedBody} on a node:http message: the same bound, the same answers. No canceler: a fiber interrupted
- * while it waits (its client hung up) leaves the listeners to the message, which removes them at its `close` (the
- * connection closed, or the message read) and whose late answer the ended wait ignores. A canceler would wrap every
- * read in `Effect.onInterrupt`'s uninterruptible region and exit handler, for a case that cleans up anyway.
- */
+/** {@link readBoundedBody} on a node:http message: the same bound, the same answers. */
 const readIncoming = (message: IncomingMessage, maxBytes: number) =>
   Effect.async<BoundedBody>((resume) => {
     const chunks: Array<Buffer> = []
@@ -120,14 +115,14 @@ const readIncoming = (message: IncomingMessage, maxBytes: number) =>
       message.off("data", onData)
       message.off("end", onEnd)
       message.off("error", onFailure)
-      message.off("close", onFailure)
+      message.off("aborted", onFailure)
     }
     if (message.readableEnded) return onFailure()
     message.on("data", onData)
     message.once("end", onEnd)
     message.once("error", onFailure)
-    // Closed before its end: the client aborted (`aborted` comes just before it) or the connection failed.
-    message.once("close", onFailure)
+    message.once("aborted", onFailure)
+    return Effect.sync(cleanup)
   })
 
 const readText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, BodyRejected> =>
