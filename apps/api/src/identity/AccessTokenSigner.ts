@@ -4,12 +4,12 @@
  * `AppConfig.baseUrl`, a random `jti`, `iat` now, `exp` = `iat` + 600 s).
  */
 import { ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYPE, buildClaims, type Role } from "@propline/identity/AccessTokenClaims"
-import { Effect } from "effect"
+import { Effect, FiberRef } from "effect"
 import { randomUUID, sign as signBytes } from "node:crypto"
 import { AppConfig } from "../platform/AppConfig.js"
-import { identify } from "../platform/RequestLog.js"
+import { identifyIn } from "../platform/RequestLog.js"
 import { derToJose } from "./EcdsaSignature.js"
-import { SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
+import { type ActiveSigningKey, SIGNING_ALGORITHM, SigningKeys } from "./SigningKeys.js"
 
 /** A successful token response's content (spec 5.1): `token_type` is always `Bearer`. */
 export interface IssuedToken {
@@ -51,6 +51,25 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
       return header
     }
 
+    /** The token for `grantee` at `now`, signed with `key`. */
+    const tokenOf = (grantee: Grantee, now: Date, key: ActiveSigningKey): IssuedToken => {
+      const claims = buildClaims({
+        issuer: config.authUrl,
+        audience: config.baseUrl,
+        clientId: grantee.clientId,
+        subject: grantee.subject,
+        organizationId: grantee.organizationId,
+        roles: grantee.roles,
+        contexts: grantee.contexts,
+        jti: randomUUID(),
+        now
+      })
+      const signingInput = `${headerOf(key.kid)}.${base64url(JSON.stringify(claims))}`
+      const signature = derToJose(signBytes("sha256", Buffer.from(signingInput), key.keyObject), ES256_INTEGER_BYTES)
+      const accessToken = `${signingInput}.${signature.toString("base64url")}`
+      return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS }
+    }
+
     return {
       /**
        * The access token for `grantee`, issued at `now`: the compact JWS (RFC 7515 3.1), the protected header
@@ -58,25 +77,20 @@ export class AccessTokenSigner extends Effect.Service<AccessTokenSigner>()("@pro
        * on this thread, without WebCrypto's promise and worker hop. `sign` is handed the `KeyObject` itself (an
        * options object costs a parse per call) and gives DER, turned into JOSE's raw r || s pair (RFC 7518 3.4) by
        * `EcdsaSignature.derToJose`. Names the grantee in the request's access-log line. Never fails.
+       *
+       * The key is `SigningKeys`' active key at `now`. One step when the key list is fresh and spans are off
+       * (`SigningKeys.cachedAt`: every token but the first after a refresh interval); else through
+       * `SigningKeys.current` (its reads, its span).
        */
       sign: (grantee: Grantee, now: Date): Effect.Effect<IssuedToken> =>
-        Effect.zipLeft(signingKeys.current, identify(grantee.organizationId, grantee.subject)).pipe(Effect.map((key) => {
-          const claims = buildClaims({
-            issuer: config.authUrl,
-            audience: config.baseUrl,
-            clientId: grantee.clientId,
-            subject: grantee.subject,
-            organizationId: grantee.organizationId,
-            roles: grantee.roles,
-            contexts: grantee.contexts,
-            jti: randomUUID(),
-            now
-          })
-          const signingInput = `${headerOf(key.kid)}.${base64url(JSON.stringify(claims))}`
-          const signature = derToJose(signBytes("sha256", Buffer.from(signingInput), key.keyObject), ES256_INTEGER_BYTES)
-          const accessToken = `${signingInput}.${signature.toString("base64url")}`
-          return { accessToken, tokenType: "Bearer", expiresIn: ACCESS_TOKEN_TTL_SECONDS } satisfies IssuedToken
-        }))
+        Effect.withFiberRuntime((fiber) => {
+          const signed = (key: ActiveSigningKey): IssuedToken => {
+            identifyIn(fiber.currentContext, grantee.organizationId, grantee.subject)
+            return tokenOf(grantee, now, key)
+          }
+          const cached = fiber.getFiberRef(FiberRef.currentTracerEnabled) ? undefined : signingKeys.cachedAt(now.getTime())
+          return cached === undefined ? Effect.map(signingKeys.current, signed) : Effect.succeed(signed(cached))
+        })
     }
   }),
   dependencies: [SigningKeys.Default]

@@ -24,13 +24,21 @@ import * as Sql from "../platform/Sql.js"
 import { AccessTokenSigner, type IssuedToken } from "./AccessTokenSigner.js"
 import { judgeAdmission } from "./TokenAdmission.js"
 import { TokenRateLimitRepository } from "./TokenRateLimitRepository.js"
-import { traced } from "../platform/Spans.js"
+import { tracedOn } from "../platform/Spans.js"
 
 /** SHA-256 of a presented secret, lower-case hex: how `application_secrets.secret_digest` stores it. */
 const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
 
 const credentialsRejected = (request: ClientCredentialsRequest) =>
   new InvalidClient({ authenticationMethod: request.method, reason: "credentials_rejected" })
+
+/** `refusal` with its error logged at debug (the error and, for `invalid_client`, why). */
+const refused = <A>(refusal: Effect.Effect<A, InvalidClient | SlowDown>): Effect.Effect<A, InvalidClient | SlowDown> =>
+  Effect.tapError(refusal, (error) =>
+    Effect.logDebug("token request refused").pipe(
+      Effect.annotateLogs({ error: error.error, reason: error._tag === "InvalidClient" ? error.reason : "" })
+    )
+  )
 
 export class ClientCredentialsGrant extends Effect.Service<ClientCredentialsGrant>()(
   "@propline/api/identity/ClientCredentialsGrant",
@@ -41,25 +49,25 @@ export class ClientCredentialsGrant extends Effect.Service<ClientCredentialsGran
 
       const authenticateAndSign = (request: ClientCredentialsRequest, now: Date) => {
         const secret = Redacted.value(request.clientSecret)
-        if (!isWellFormedSecret(secret)) return Effect.fail(credentialsRejected(request))
+        if (!isWellFormedSecret(secret)) return refused(Effect.fail(credentialsRejected(request)))
         return Effect.flatMap(
           rateLimits.admitApplication(request.clientId, sha256Hex(secret), now),
-          (application): Effect.Effect<IssuedToken, InvalidClient | SlowDown> =>
-            application === undefined
-              ? Effect.fail(credentialsRejected(request))
-              : Effect.zipRight(
-                  judgeAdmission(application.admission, now),
-                  signer.sign(
-                    {
-                      subject: application.id,
-                      clientId: request.clientId,
-                      organizationId: application.organizationId,
-                      roles: application.roles,
-                      contexts: application.contextIds
-                    },
-                    now
-                  )
-                )
+          (application): Effect.Effect<IssuedToken, InvalidClient | SlowDown> => {
+            if (application === undefined) return refused(Effect.fail(credentialsRejected(request)))
+            const token = signer.sign(
+              {
+                subject: application.id,
+                clientId: request.clientId,
+                organizationId: application.organizationId,
+                roles: application.roles,
+                contexts: application.contextIds
+              },
+              now
+            )
+            return application.admission.admitted
+              ? token
+              : refused(Effect.zipRight(judgeAdmission(application.admission, now), token))
+          }
         )
       }
 
@@ -67,16 +75,14 @@ export class ClientCredentialsGrant extends Effect.Service<ClientCredentialsGran
         /**
          * A token for a parsed client_credentials request (HTTP Basic or client_secret_post); fails with
          * `InvalidClient` (401) or `SlowDown` (429).
+         *
+         * One step before the statement (the time, the span's switch: read from the fiber), none after it beyond the
+         * signature's; a refusal is logged where it is made (no handler around the issued token).
          */
         issue: (request: ClientCredentialsRequest): Effect.Effect<IssuedToken, InvalidClient | SlowDown, Db.Db> =>
-          Effect.flatMap(Sql.now, (now) => authenticateAndSign(request, now)).pipe(
-            Effect.tapError((error) =>
-              Effect.logDebug("token request refused").pipe(
-                Effect.annotateLogs({ error: error.error, reason: error._tag === "InvalidClient" ? error.reason : "" })
-              )
-            ),
+          Effect.withFiberRuntime((fiber) =>
             // No stack trace on the span: every client_credentials token request runs it.
-            traced("ClientCredentialsGrant.issue")
+            tracedOn(fiber, authenticateAndSign(request, Sql.nowOn(fiber)), "ClientCredentialsGrant.issue")
           )
       }
     }),

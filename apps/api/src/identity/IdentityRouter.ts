@@ -255,40 +255,43 @@ export const IdentityRouter: HttpRouter.HttpRouter<never, RouteRequirements> = H
  * interruptible (a client that hangs up interrupts it). Every other URL goes through the router.
  */
 const exactRoutes: ReadonlyMap<string, RouteHandler> = new Map(
-  routes.map(([path, handler]) => [
-    path,
-    Effect.withFiberRuntime((fiber) => {
-      const span = fiber.currentContext.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
-      if (span?._tag === "Span") span.attribute("http.route", path)
-      return Effect.interruptible(handler)
-    })
-  ])
+  routes.map(([path, handler]) => [path, Effect.interruptible(handler)])
 )
 
-const routed = Effect.flatMap(
-  HttpServerRequest.HttpServerRequest,
-  (request): Effect.Effect<HttpServerResponse.HttpServerResponse, RouteNotFound, HttpServerRequest.HttpServerRequest | RouteRequirements> =>
-    exactRoutes.get(request.url) ?? IdentityRouter
-)
+/** {@link exactRoutes}' handler for the request's URL, or the router; in one step, reading the request from the fiber. */
+const routed = Effect.withFiberRuntime<
+  HttpServerResponse.HttpServerResponse,
+  RouteNotFound,
+  HttpServerRequest.HttpServerRequest | RouteRequirements
+>((fiber) => {
+  const context = fiber.currentContext
+  const { url } = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest)
+  const handler = exactRoutes.get(url)
+  if (handler === undefined) return IdentityRouter
+  const span = context.unsafeMap.get(Tracer.ParentSpan.key) as Tracer.AnySpan | undefined
+  if (span?._tag === "Span") span.attribute("http.route", url)
+  return handler
+})
 
 /**
  * The identity host as an `HttpApp`: {@link IdentityRouter} with 404, 500 and 503 (the database unavailable, with
  * `Retry-After`) answered as problem details, and
  * `X-Request-Id` on every response (`RequestId.requestIdInApp`: the API host's ids, header and access log).
- * Fails only by interruption (the client hung up).
+ * Fails only by interruption (the client hung up). The 404 and the other failures are answered in one handler.
  */
 export const IdentityHttpApp: HttpApp.Default<
   never,
   AppConfig | SigningKeys | ClientCredentialsGrant | InstallationGrant | Db
 > = routed.pipe(
-  Effect.catchTag("RouteNotFound", () => Effect.succeed(problem(404, "Not Found"))),
-  Effect.catchAllCause((cause) =>
-    Cause.isInterruptedOnly(cause)
-      ? Effect.failCause(cause)
+  Effect.catchAllCause((cause) => {
+    const failure = Cause.failureOrCause(cause)
+    if (Either.isLeft(failure) && failure.left._tag === "RouteNotFound") return Effect.succeed(problem(404, "Not Found"))
+    return Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause as Cause.Cause<never>) // only interruptions: no failure of any type
       : (databaseUnavailableAnswer(cause, (retryAfterSeconds) =>
           problem(503, "Service Unavailable", { "retry-after": String(retryAfterSeconds) })
         ) ?? Effect.logError("identity host request failed", cause).pipe(Effect.as(problem(500, "Internal Server Error"))))
-  ),
+  }),
   requestIdInApp
 )
 

@@ -75,6 +75,12 @@ export type PublicJwk = JWK & { readonly kid: string; readonly alg: "ES256"; rea
 export interface SigningKeysShape {
   /** The active key, created on first use. */
   readonly current: Effect.Effect<ActiveSigningKey>
+  /**
+   * The key {@link current} would answer at `now` (milliseconds of the same clock), when this instance can tell
+   * without a step: its list of keys read less than {@link REFRESH_INTERVAL_MS} before `now` and that key made
+   * before; `undefined` otherwise (then `current` reads, creates or makes it). Never reads the database.
+   */
+  readonly cachedAt: (now: number) => ActiveSigningKey | undefined
   /** The public keys a verifier accepts: the active key and keys retired less than the retention ago. */
   readonly jwks: Effect.Effect<{ readonly keys: ReadonlyArray<PublicJwk> }>
   /** The public key with this kid, if it is active or recently retired; an unknown kid re-reads the database. */
@@ -165,6 +171,8 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
     const repository = yield* SigningKeyRepository
     yield* sealStoredKeys(keyring)
     const snapshot = yield* SynchronizedRef.make<Snapshot | undefined>(undefined)
+    // What `snapshot` holds, readable without a step (`cachedAt`): written wherever `snapshot` is.
+    let latest: Snapshot | undefined
     // Imported keys by kid; key material under a kid never changes, so entries never go stale.
     const publicKeys = new Map<string, CryptoKey>()
     // Each kid's key to sign with, made once: `current` answers the same object for every token it signs.
@@ -191,14 +199,16 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
           rows = yield* repository.published(now, RETIRED_KEY_RETENTION_SECONDS)
         }
         if (!rows.some((row) => row.retiredAt === null)) return yield* Effect.dieMessage("no active signing key")
-        return { rows, loadedAt: now }
+        return (latest = { rows, loadedAt: now })
       }).pipe(Effect.provideService(Db.Db, db))
+
+    /** Whether `s` was read less than the refresh interval before `now` (and not after it). */
+    const recent = (s: Snapshot, now: number): boolean => now - s.loadedAt < REFRESH_INTERVAL_MS && now >= s.loadedAt
 
     /** The snapshot, re-read when older than the refresh interval or when `stale` says so. */
     const read = (stale: (current: Snapshot, now: number) => boolean = neverStale): Effect.Effect<Snapshot> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const fresh = (s: Snapshot | undefined): s is Snapshot =>
-          s !== undefined && now - s.loadedAt < REFRESH_INTERVAL_MS && now >= s.loadedAt && !stale(s, now)
+        const fresh = (s: Snapshot | undefined): s is Snapshot => s !== undefined && recent(s, now) && !stale(s, now)
         return Effect.flatMap(SynchronizedRef.get(snapshot), (cached) =>
           fresh(cached)
             ? Effect.succeed(cached)
@@ -256,6 +266,13 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
       })
     ).pipe(traced("SigningKeys.current"))
 
+    const cachedAt: SigningKeysShape["cachedAt"] = (now) => {
+      const s = latest
+      if (s === undefined || !recent(s, now)) return undefined
+      const active = signerAt(s.rows, now)
+      return active === undefined ? undefined : privateKeys.get(active.kid)
+    }
+
     // The snapshot may be up to REFRESH_INTERVAL_MS old; retention is judged against the clock on every read.
     const published = (s: Snapshot): Effect.Effect<ReadonlyArray<SigningKeyRow>> =>
       Effect.map(Clock.currentTimeMillis, (now) =>
@@ -296,11 +313,11 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("@propline/api/id
             yield* repository.insert(next)
           })
         ).pipe(Effect.provideService(Db.Db, db))
-        yield* SynchronizedRef.set(snapshot, undefined)
+        yield* SynchronizedRef.set(snapshot, (latest = undefined))
         return { kid: next.kid, activatesAt }
       }).pipe(Effect.withSpan("SigningKeys.rotate"))
 
-    return { current, jwks, publicKey, rotate } satisfies SigningKeysShape
+    return { current, cachedAt, jwks, publicKey, rotate } satisfies SigningKeysShape
   }),
   dependencies: [SigningKeyRepository.Default]
 }) {}

@@ -68,7 +68,8 @@ export const requestIdInApp = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Defaul
   Effect.withFiberRuntime((fiber) => {
     const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const id = idOf(request)
-    return Effect.matchCauseEffect(accessLogged(id, request, app), {
+    // The header given once the access-log line is written, in the same step as it (`accessLogged`'s answer).
+    return accessLogged(id, request, app, {
       onSuccess: (response) => Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id)),
       onFailure: (cause) =>
         Effect.zipRight(

@@ -29,7 +29,21 @@
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Cause, Context, Effect, Exit, FiberRef, Metric, MetricBoundaries, MetricLabel, Option, Tracer } from "effect"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import {
+  Cause,
+  Context,
+  Effect,
+  Exit,
+  type Fiber,
+  FiberRef,
+  Metric,
+  MetricBoundaries,
+  MetricLabel,
+  Option,
+  RuntimeFlags,
+  Tracer
+} from "effect"
 import { performance } from "node:perf_hooks"
 import { currentMetricsEnabled } from "./Telemetry.js"
 
@@ -54,14 +68,20 @@ export class CurrentRequest extends Context.Tag("@propline/api/platform/CurrentR
 export const requestStateOf = (context: Context.Context<never>): RequestState | undefined =>
   context.unsafeMap.get(CurrentRequest.key) as RequestState | undefined
 
+/**
+ * {@link identify} done now, for code already running on the request's fiber with its Context at hand (a
+ * `withFiberRuntime` step): nothing when `context` belongs to no request.
+ */
+export const identifyIn = (context: Context.Context<never>, organizationId: string, principalId: string): void => {
+  const state = requestStateOf(context)
+  if (state === undefined) return
+  state.organizationId = organizationId
+  state.principalId = principalId
+}
+
 /** Names who the current request acts for, in its access-log line; nothing outside a request. */
 export const identify = (organizationId: string, principalId: string): Effect.Effect<void> =>
-  Effect.contextWith((context: Context.Context<never>) => {
-    const state = requestStateOf(context)
-    if (state === undefined) return
-    state.organizationId = organizationId
-    state.principalId = principalId
-  })
+  Effect.contextWith((context: Context.Context<never>) => identifyIn(context, organizationId, principalId))
 
 /** Says, in the current request's access-log line, why it was refused (`reason`); nothing outside a request. */
 export const explain = (reason: string): Effect.Effect<void> =>
@@ -170,21 +190,53 @@ interface AccessLine {
   reason?: string
 }
 
-const statusOf = (exit: Exit.Exit<{ readonly status: number }, unknown>): number =>
-  Exit.isSuccess(exit)
-    ? exit.value.status
-    : Cause.isInterruptedOnly(exit.cause)
-      ? 499
-      : HttpServerError.causeResponseStripped(exit.cause)[0].status
+/** The status a failed request is logged with: 499 when the client hung up, else the answer the platform makes of it. */
+const failureStatusOf = (cause: Cause.Cause<unknown>): number =>
+  Cause.isInterruptedOnly(cause) ? 499 : HttpServerError.causeResponseStripped(cause)[0].status
+
+/**
+ * What {@link accessLogged} answers once the request's line is written: from the app's response (by default the
+ * response itself) and from its failure (by default the failure itself).
+ */
+export interface AnswerOptions<E, R> {
+  readonly onSuccess: (
+    response: HttpServerResponse.HttpServerResponse
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  readonly onFailure: (cause: Cause.Cause<E>) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+}
+
+/**
+ * Whether `fiber` runs uninterruptible now (every request's app does: `HttpApp.toHandled` runs it so, and a route's
+ * handler is made interruptible only inside it). Read from the fiber runtime's flags; false when they can't be read.
+ */
+const runsUninterruptible = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean => {
+  const flags = (fiber as { readonly currentRuntimeFlags?: unknown }).currentRuntimeFlags
+  return typeof flags === "number" && !RuntimeFlags.interruption(flags as RuntimeFlags.RuntimeFlags)
+}
+
+/** {@link accessLogged}'s `app` run as `Effect.onExit` runs it, its line `written` from its exit, then `answer`ed. */
+const onExitLogged = <E, R>(
+  app: HttpApp.Default<E, R>,
+  written: (status: number) => Effect.Effect<void>,
+  answer: AnswerOptions<E, R> | undefined
+): HttpApp.Default<E, R> => {
+  const logged = Effect.onExit(app, (exit) => written(Exit.isSuccess(exit) ? exit.value.status : failureStatusOf(exit.cause)))
+  return answer === undefined ? logged : Effect.matchCauseEffect(logged, answer)
+}
 
 /**
  * Middleware (inside `requestId`): runs `app` as the request `id` ({@link CurrentRequest}, the route recorder as its
- * parent span) and writes its access-log line.
+ * parent span) and writes its access-log line; then answers as `answer` says (by default as `app` did).
+ *
+ * The line is written whatever `app`'s exit, an interruption included. When the fiber already runs uninterruptible
+ * (every request: see {@link runsUninterruptible}) that holds for a plain match of `app`'s exit; otherwise `app` is
+ * run as `Effect.onExit` runs it (uninterruptible around it, `app` itself restored).
  */
 export const accessLogged = <E, R>(
   id: string,
   request: HttpServerRequest.HttpServerRequest,
-  app: HttpApp.Default<E, R>
+  app: HttpApp.Default<E, R>,
+  answer?: AnswerOptions<E, R>
 ): HttpApp.Default<E, R> =>
   Effect.withFiberRuntime((fiber) => {
     const started = performance.now()
@@ -198,8 +250,7 @@ export const accessLogged = <E, R>(
     )
     // The line is written inside the request's Context too (its logger reads the request id there, and with
     // telemetry on the recorder forwards the log event to the server span, as the span itself would take it).
-    const answered = Effect.onExit(app, (exit) => {
-      const status = statusOf(exit)
+    const written = (status: number): Effect.Effect<void> => {
       const line: AccessLine = {
         msg: "request",
         requestId: id,
@@ -216,7 +267,15 @@ export const accessLogged = <E, R>(
       return fiber.getFiberRef(currentMetricsEnabled)
         ? Effect.zipRight(measured(request.method, line.route, status, line.durationMs), logged)
         : logged
-    })
+    }
+    const answered: HttpApp.Default<E, R> = runsUninterruptible(fiber)
+      ? Effect.matchCauseEffect(app, {
+          onSuccess: (response) =>
+            Effect.zipRight(written(response.status), answer === undefined ? Effect.succeed(response) : answer.onSuccess(response)),
+          onFailure: (cause) =>
+            Effect.zipRight(written(failureStatusOf(cause)), answer === undefined ? Effect.failCause(cause) : answer.onFailure(cause))
+        })
+      : onExitLogged(app, written, answer)
     // Set, not `Effect.locally`: the request's fiber ends with the request, and the HTTP platform runs every request
     // inside its own `Effect.locally` of the Context (`HttpApp.toHandled` provides the request's Scope around the
     // whole app and its middleware), which restores the Context without this state after the response. A restore

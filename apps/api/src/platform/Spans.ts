@@ -11,14 +11,24 @@
  * as `<service>.<method>` (no captured stack trace, as every service's spans). The methods' types, generic ones
  * included, are kept.
  */
-import { Effect, FiberRef, type Tracer } from "effect"
+import { Effect, type Fiber, FiberRef, type Tracer } from "effect"
+
+/**
+ * {@link traced} decided on `fiber`, the fiber that will run the answer (for a step already running on it, a
+ * `withFiberRuntime`, without a step of its own).
+ */
+export const tracedOn = <A, E, R>(
+  fiber: Fiber.RuntimeFiber<unknown, unknown>,
+  effect: Effect.Effect<A, E, R>,
+  name: string,
+  options?: Tracer.SpanOptions
+): Effect.Effect<A, E, R> =>
+  fiber.getFiberRef(FiberRef.currentTracerEnabled)
+    ? Effect.withSpan(effect, name, { captureStackTrace: false, ...options })
+    : effect
 
 const run = <A, E, R>(effect: Effect.Effect<A, E, R>, name: string, options?: Tracer.SpanOptions): Effect.Effect<A, E, R> =>
-  Effect.withFiberRuntime<A, E, R>((fiber) =>
-    fiber.getFiberRef(FiberRef.currentTracerEnabled)
-      ? Effect.withSpan(effect, name, { captureStackTrace: false, ...options })
-      : effect
-  )
+  Effect.withFiberRuntime<A, E, R>((fiber) => tracedOn(fiber, effect, name, options))
 
 /** `effect` in a span named `name` (no captured stack trace) when spans are recorded; `effect` itself otherwise. */
 export const traced: {

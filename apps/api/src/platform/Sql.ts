@@ -6,7 +6,7 @@
  */
 import * as Db from "@propline/db/Db"
 import type { Database } from "@propline/db/Database"
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect, type Fiber } from "effect"
 import { type Kysely, type RawBuilder, sql } from "kysely"
 
 /**
@@ -182,3 +182,10 @@ export const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Eff
 
 /** The current time from Effect's `Clock` (tests move it with `TestClock`). */
 export const now: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+/**
+ * {@link now} read from `fiber`'s `Clock` (the one `Clock.currentTimeMillis` reads), for a step already running on
+ * it (a `withFiberRuntime`), without steps of its own.
+ */
+export const nowOn = (fiber: Fiber.RuntimeFiber<unknown, unknown>): Date =>
+  new Date(Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())

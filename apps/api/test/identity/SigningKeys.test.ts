@@ -6,7 +6,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Db from "@propline/db/Db"
 import * as TestDatabase from "@propline/db/TestDatabase"
-import { Context, Effect, Layer, Option, TestClock } from "effect"
+import { Clock, Context, Effect, Layer, Option, TestClock } from "effect"
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, jwtVerify, SignJWT } from "jose"
 import { sign } from "node:crypto"
 import {
@@ -124,6 +124,32 @@ describe.each(TestDatabase.kinds())("signing keys on %s", (kind) => {
         expect((yield* keys.jwks).keys.map((jwk) => jwk.kid)).toEqual([kid])
         expect(Option.isNone(yield* keys.publicKey(previous.kid))).toBe(true)
         expect(RETIRED_KEY_RETENTION_SECONDS).toBeGreaterThanOrEqual(600 + REFRESH_INTERVAL_MS / 1000)
+      })
+    )
+
+    it.scoped("cachedAt answers current's key while the key list is fresh; nothing before the list is read, after a rotation or once it is stale", () =>
+      Effect.gen(function* () {
+        yield* freshStart
+        const keys = yield* instanceOver(yield* Db.Db)
+        const now = () => Clock.currentTimeMillis
+        expect(keys.cachedAt(yield* now())).toBeUndefined()
+        const first = yield* keys.current
+        expect(keys.cachedAt(yield* now())).toBe(first)
+        // Read at the frozen time: not for an instant before it, nor from the refresh interval after it.
+        expect(keys.cachedAt((yield* now()) - 1)).toBeUndefined()
+        expect(keys.cachedAt((yield* now()) + REFRESH_INTERVAL_MS - 1)).toBe(first)
+        expect(keys.cachedAt((yield* now()) + REFRESH_INTERVAL_MS)).toBeUndefined()
+
+        const { activatesAt, kid } = yield* keys.rotate(FROZEN_AT)
+        expect(keys.cachedAt(yield* now())).toBeUndefined()
+        expect(yield* keys.current).toBe(first)
+        expect(keys.cachedAt(yield* now())).toBe(first)
+
+        yield* TestClock.setTime(activatesAt.getTime())
+        expect(keys.cachedAt(yield* now())).toBeUndefined()
+        const next = yield* keys.current
+        expect(next.kid).toBe(kid)
+        expect(keys.cachedAt(yield* now())).toBe(next)
       })
     )
 
