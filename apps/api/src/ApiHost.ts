@@ -7,6 +7,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { IntegrationApi } from "@propline/contract/Api"
+import { Authentication } from "@propline/contract/Authentication"
+import { JsonBody } from "@propline/contract/JsonBody"
+import { BillingRole, BookingRole, IntegrationsRole, SigningRole } from "@propline/contract/Roles"
+import * as Db from "@propline/db/Db"
 import { openApiDocument } from "@propline/contract/OpenApiDocument"
 import { Effect, Layer } from "effect"
 import { createRequire } from "node:module"
@@ -28,6 +32,7 @@ import { AuthenticationLive } from "./platform/Authentication.js"
 import { ProblemsMiddleware } from "./platform/Problems.js"
 import { JsonBodyLive, RolesLive } from "./platform/RequestAdmission.js"
 import { requestIdWith, type ResponseFinisher } from "./platform/RequestId.js"
+import { buildOnly } from "./platform/ServeOnly.js"
 import { SigningFileRoutes } from "./signing/SigningFileRoutes.js"
 import { SigningHandlers } from "./signing/SigningHandlers.js"
 import { SigningService } from "./signing/SigningService.js"
@@ -120,7 +125,14 @@ const bearerChallenge: ResponseFinisher = (request, response) =>
  * (identity's `AccessTokenVerifier`, in `IdentityLive`).
  */
 export const ApiLive = HttpApiBuilder.api(IntegrationApi).pipe(
-  Layer.provide([OperationalContextHandlers, BillingHandlers, BookingHandlers, SigningHandlers, IntegrationHandlers, EventHandlers]),
+  Layer.provide([
+    buildOnly(OperationalContextHandlers, [Db.Db, Authentication, ContextService]),
+    buildOnly(BillingHandlers, [Db.Db, Authentication, JsonBody, BillingRole, BillingService]),
+    buildOnly(BookingHandlers, [Db.Db, Authentication, JsonBody, BookingRole, BookingService]),
+    buildOnly(SigningHandlers, [Db.Db, Authentication, JsonBody, SigningRole, SigningService]),
+    buildOnly(IntegrationHandlers, [Db.Db, Authentication, JsonBody, IntegrationsRole, IntegrationService]),
+    buildOnly(EventHandlers, [Db.Db, Authentication, EventService])
+  ]),
   Layer.provide([ContextService.Default, BillingService.Default, BookingService.Default, SigningService.Default]),
   Layer.provide([IntegrationService.Default, EventService.Default]),
   Layer.provide(CustomerRegisterLive),

@@ -5,7 +5,11 @@
  * Each server gets its own Node listener, so no two share a router. The database is chosen here: PostgreSQL when DATABASE_URL is set, PGlite in DATA_DIR otherwise.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Etag from "@effect/platform/Etag"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpPlatform from "@effect/platform/HttpPlatform"
 import * as HttpServer from "@effect/platform/HttpServer"
+import * as Path from "@effect/platform/Path"
 import * as Db from "@propline/db/Db"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
@@ -35,9 +39,22 @@ export const DatabaseLive = Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
 
 const listen = (config: AppConfigShape, port: number) => Shutdown.listener(port, config.host)
 
-/** The API host on `config.apiPort`. */
+/**
+ * The API host on `config.apiPort`: `HttpApiBuilder.serve`'s server, its requests run with only the services the
+ * served app reads at request time (`platform/ServeOnly`; the contract's handler groups carry their own services,
+ * merged into each request's Context by the platform), not every service of the process.
+ */
 export const ApiHostLive = (config: AppConfigShape) =>
-  HttpApiBuilder.serve((app) => healthRoutes(apiHostMiddleware(app))).pipe(
+  Layer.unwrapEffect(
+    Effect.map(HttpApiBuilder.httpApp, (app) => serveOnly(
+      app,
+      // The platform's services an HttpApi app may use (a file answer, a multipart body) and the readiness probe's.
+      [HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path, Readiness],
+      (app) => healthRoutes(apiHostMiddleware(app))
+    )
+  )
+  ).pipe(
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
     Layer.provide(DocsLive),
     Layer.provide(FileRoutesLive),
     Layer.provide(ApiLive),

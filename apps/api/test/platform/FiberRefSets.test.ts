@@ -37,23 +37,42 @@ const TOKEN_REQUEST_SETS = 6
 const SEND_QUEUE_REQUEST_SETS = 13
 const REPORT_PAYMENT_REQUEST_SETS = 15
 
+/**
+ * At most this many services in a report-payment's Context at any FiberRef set (each Context copy of the request is a
+ * copy of that map). The API host serves with only the services its app reads at request time
+ * (`ServeOnly.serveOnly`: 8–13 entries where every service of the process made 26–31), and each handler group is built
+ * with only the services it requires (`ServeOnly.buildOnly`), so the group's Context that the platform merges into
+ * every request's adds 6 entries, not 31: 19 in all, 44 before.
+ */
+const REPORT_PAYMENT_LARGEST_CONTEXT = 19
+
 interface Probed {
   readonly setFiberRef: (this: Probed, ref: FiberRef.FiberRef<unknown>, value: unknown) => void
   readonly currentContext: Context.Context<never>
 }
 
-/** The FiberRef sets of the fibers serving the request whose X-Request-Id is `marker`, while `run` runs. */
-const countSets = async (marker: string, run: () => Promise<unknown>): Promise<number> => {
+/**
+ * The FiberRef sets of the fibers serving the request whose X-Request-Id is `marker`, while `run` runs, and the most
+ * services their Context held at a set (the size of the map each Context copy of the request copies).
+ */
+const countSetsAndContext = async (
+  marker: string,
+  run: () => Promise<unknown>
+): Promise<{ readonly sets: number; readonly largestContext: number }> => {
   const prototype = Effect.runSync(Effect.withFiberRuntime<Probed>((fiber) => Effect.succeed(Object.getPrototypeOf(fiber) as Probed)))
   const original = prototype.setFiberRef
   const sets = new Map<Probed, number>()
   const serving = new Set<Probed>()
+  let largestContext = 0
   const mutable = prototype as { setFiberRef: Probed["setFiberRef"] }
   mutable.setFiberRef = function (this: Probed, ref, value) {
     sets.set(this, (sets.get(this) ?? 0) + 1)
     original.call(this, ref, value)
     const request = Context.getOption(this.currentContext, HttpServerRequest.HttpServerRequest)
-    if (request._tag === "Some" && request.value.headers["x-request-id"] === marker) serving.add(this)
+    if (request._tag === "Some" && request.value.headers["x-request-id"] === marker) {
+      serving.add(this)
+      largestContext = Math.max(largestContext, this.currentContext.unsafeMap.size)
+    }
   }
   try {
     await run()
@@ -62,8 +81,12 @@ const countSets = async (marker: string, run: () => Promise<unknown>): Promise<n
   }
   let total = 0
   for (const fiber of serving) total += sets.get(fiber) ?? 0
-  return total
+  return { sets: total, largestContext }
 }
+
+/** The FiberRef sets of the fibers serving the request whose X-Request-Id is `marker`, while `run` runs. */
+const countSets = async (marker: string, run: () => Promise<unknown>): Promise<number> =>
+  (await countSetsAndContext(marker, run)).sets
 
 describe.each(TestDatabase.kinds())("FiberRef sets per request with telemetry off on %s", (kind) => {
   let app: TestApp
@@ -135,12 +158,13 @@ describe.each(TestDatabase.kinds())("FiberRef sets per request with telemetry of
         ...(headers === undefined ? {} : { headers })
       })
     await pay("warm-up")
-    const sets = await countSets("count-report-payment", async () => {
+    const { sets, largestContext } = await countSetsAndContext("count-report-payment", async () => {
       const answer = await pay("counted", { "x-request-id": "count-report-payment" })
       expect(answer.status).toBe(200)
     })
-    console.log(`report-payment request: ${sets} FiberRef sets`)
+    console.log(`report-payment request: ${sets} FiberRef sets, Context of at most ${largestContext} services`)
     expect(sets).toBeGreaterThan(0)
     expect(sets).toBeLessThanOrEqual(REPORT_PAYMENT_REQUEST_SETS)
+    expect(largestContext).toBeLessThanOrEqual(REPORT_PAYMENT_LARGEST_CONTEXT)
   })
 })
