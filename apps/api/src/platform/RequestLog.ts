@@ -276,9 +276,10 @@ export const accessLogged = <E, R>(
             Effect.zipRight(written(failureStatusOf(cause)), answer === undefined ? Effect.failCause(cause) : answer.onFailure(cause))
         })
       : onExitLogged(app, written, answer)
-    // Set, not `Effect.locally`: the request's fiber ends with the request, and the HTTP platform runs every request
-    // inside its own `Effect.locally` of the Context (`HttpApp.toHandled` provides the request's Scope around the
-    // whole app and its middleware), which restores the Context without this state after the response. A restore
-    // here would be a second copy of the fiber's FiberRefs per request for nothing.
+    // Set, not `Effect.locally`: the request's fiber ends with the request, and the HTTP platform sets and restores
+    // the Context around every request itself (`HttpApp.toHandled` adds the request's Scope around the whole app and
+    // its middleware and puts the Context back when it exits: one FiberRef set and its restore, as patched in
+    // `patches/@effect__platform@0.97.2.patch`; `Effect.locally` unpatched), which drops this state after the
+    // response. A restore here would be a second copy of the fiber's FiberRefs per request for nothing.
     return Effect.zipRight(FiberRef.set(FiberRef.currentContext, requestContext), answered)
   })
