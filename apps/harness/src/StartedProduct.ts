@@ -8,7 +8,7 @@
  * process starts gets the same generated key list, so several instances on one database open each other's keys. On
  * PGlite the product makes its own in the fresh data directory, as on a first start.
  */
-import { freePort } from "@propline/db/FreePort"
+import { freePorts } from "@propline/db/FreePort"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -41,11 +41,19 @@ export interface StartedProduct {
  * and `BASE_URL` shared by several instances).
  */
 export const startProduct = async (options: StartOptions = {}): Promise<StartedProduct> => {
+  const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
+  // Every attempt gets the same DATA_DIR: an attempt that lost a port seeded the database and wrote the demo files
+  // before it tried to listen, so the next one finds them there (in a new directory it would find the database
+  // seeded by "another start" and write none, and never report ready).
+  const dataDir = options.dataDir ?? path.join(root, ".data")
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnFreePorts(options)
+      return await startOnFreePorts(options, root, dataDir, attempt)
     } catch (error) {
-      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) throw error
+      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) {
+        rmSync(root, { recursive: true, force: true })
+        throw error
+      }
     }
   }
 }
@@ -59,10 +67,15 @@ interface StartOptions {
    * finds that start's demo files (it writes none of its own).
    */
   readonly dataDir?: string
+  /**
+   * Where attempt `attempt` (from 1) listens: the API's, the identity host's and the console's ports (default: three
+   * ports free when asked). Tests give a taken port to exercise the retry.
+   */
+  readonly ports?: (attempt: number) => Promise<readonly [api: number, auth: number, admin: number]>
 }
 
 /**
- * Ports that {@link freePort} found free can be taken before the product binds them (by another suite, or as the
+ * Ports that {@link freePorts} found free can be taken before the product binds them (by another suite, or as the
  * local port of an outgoing connection); the product then exits with EADDRINUSE and is started again on other
  * ports, at most this many times in all.
  */
@@ -70,12 +83,13 @@ const START_ATTEMPTS = 5
 
 class PortTaken extends Error {}
 
-const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> => {
-  const root = mkdtempSync(path.join(tmpdir(), "propline-product-"))
-  const dataDir = options.dataDir ?? path.join(root, ".data")
-  const apiPort = await freePort()
-  const authPort = await freePort()
-  const adminPort = await freePort()
+const startOnFreePorts = async (
+  options: StartOptions,
+  root: string,
+  dataDir: string,
+  attempt: number
+): Promise<StartedProduct> => {
+  const [apiPort, authPort, adminPort] = options.ports === undefined ? await freePorts(3) : await options.ports(attempt)
   const env: Record<string, string> = {
     PATH: process.env["PATH"] ?? "",
     API_PORT: String(apiPort),
@@ -98,12 +112,15 @@ const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> 
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
 
-  const stop = async () => {
+  const exit = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve))
       child.kill("SIGTERM")
       await exited
     }
+  }
+  const stop = async () => {
+    await exit()
     rmSync(root, { recursive: true, force: true })
   }
 
@@ -111,7 +128,7 @@ const startOnFreePorts = async (options: StartOptions): Promise<StartedProduct> 
   const deadline = Date.now() + (options.timeoutMs ?? 240_000)
   while (!(existsSync(file) && output.includes("Demo environment ready"))) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      await stop()
+      await exit()
       if (child.exitCode !== null && output.includes("EADDRINUSE")) throw new PortTaken(output)
       throw new Error(`the product did not start:\n${output}`)
     }
